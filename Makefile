@@ -1,0 +1,139 @@
+# KohakuTPU top-level build. `make run` and `make test` are the two commands;
+# both install missing Debian packages first (scripts/deps.sh), then build in
+# parallel. Each block adds its own rules in a fragment beside its sources
+# (rtl/*/block.mk, sim/*/block.mk, firmware/*.mk, tests/*/tests.mk); this file
+# holds only what they share.
+
+SHELL   := /bin/bash
+BUILD   := build
+GEN     := $(BUILD)/gen
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+TAB     := $(shell printf '\t')
+define NL
+
+
+endef
+
+.DEFAULT_GOAL := help
+.PHONY: help deps test run bench synth regress clean test-build test-run run-build bench-build \
+        synth-build regress-build
+
+help:
+	@echo "make run     - build and run the default job"
+	@echo "make test    - build and run the whole test suite (ends 'N passed, N failed')"
+	@echo "make bench   - performance benchmarks (simulated cycles, CSV in build/bench/)"
+	@echo "make synth   - Yosys resource table per block"
+	@echo "make regress - long sweeps, beyond make test"
+	@echo "make deps    - install the Debian packages the project needs (as root)"
+
+deps:
+	@scripts/deps.sh
+
+# Packages first, then the parallel build: deps must finish before any rule
+# that calls verilator or the cross compiler starts.
+test:    deps ; @$(MAKE) --no-print-directory -j$(NPROC) test-run
+run:     deps ; @$(MAKE) --no-print-directory -j$(NPROC) run-build && $(MAKE) --no-print-directory run-go
+bench:   deps ; @$(MAKE) --no-print-directory -j$(NPROC) bench-build && $(MAKE) --no-print-directory bench-go
+synth:   deps ; @$(MAKE) --no-print-directory -j$(NPROC) synth-build && $(MAKE) --no-print-directory synth-go
+regress: deps ; @$(MAKE) --no-print-directory -j$(NPROC) regress-build && $(MAKE) --no-print-directory regress-go
+
+clean:
+	rm -rf $(BUILD)
+
+# ---- host C (reference, tools, harness) ------------------------------------
+HOST_CC     := gcc
+HOST_CXX    := g++
+# The datapath is integer; where host floats appear (statistics), no fused or
+# reassociated arithmetic may change a printed number.
+HOST_CFLAGS := -std=c99 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
+               -Wmissing-prototypes -Wstrict-prototypes -pedantic -ffp-contract=off \
+               -I$(GEN)
+
+# ---- RV32IM firmware --------------------------------------------------------
+RV_PREFIX := riscv64-unknown-elf-
+RV_CC     := $(RV_PREFIX)gcc
+RV_CFLAGS := -march=rv32im_zicsr -mabi=ilp32 --specs=picolibc.specs -Os -g \
+             -std=c99 -Wall -Wextra -Werror -Wshadow -Wundef -Wmissing-prototypes \
+             -pedantic -ffunction-sections -fdata-sections -I$(GEN)
+
+# ---- Verilator --------------------------------------------------------------
+# Registers start random (SPEC §14): X assignments and initial values are
+# randomised; each harness also calls randReset(2) with its seed.
+VERILATOR        := verilator
+VERILATOR_FLAGS  := --cc --exe --build -j 2 -Wall -Wno-fatal --x-assign unique --x-initial unique \
+                    -O2 --assert -CFLAGS "-O2 -std=c++17" -I$(GEN) $(GEN)/ktpu_pkg.sv
+
+# ---- names shared across fragments -----------------------------------------
+# Defined here, not in the fragment that builds them, because fragments are
+# read in directory order and a prerequisite list is expanded when read.
+REF_INC      := sim/ref
+REF_LIB      := $(BUILD)/host/libktpuref.a
+REF_LIB_RV32 := $(BUILD)/rv32/libktpuref.a
+
+# DSP48E2: the repository's model by default. DSP48E2_MODEL=/path/DSP48E2.v
+# rebuilds every bench against the vendor's simulation model instead (with its
+# glbl.v, found beside it unless GLBL= says otherwise); those builds go to a
+# separate directory so the two never mix.
+ifdef DSP48E2_MODEL
+GLBL           ?= $(dir $(DSP48E2_MODEL))glbl.v
+DSP48E2_SRCS   := $(DSP48E2_MODEL) $(GLBL)
+DSP48E2_VFLAGS := --timing -Wno-fatal
+VL_DIR         := $(BUILD)/vl-vendor
+else
+DSP48E2_SRCS   := rtl/dsp/DSP48E2.sv
+DSP48E2_VFLAGS :=
+VL_DIR         := $(BUILD)/vl
+endif
+
+# $(call verilate,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS)
+# Builds $(VL_DIR)/NAME/VTOP from SystemVerilog, C++ harness and C sources,
+# linked with the host reference library. The build log stays beside it.
+define verilate
+$(VL_DIR)/$(1)/V$(2): $(3) $(GEN_SV) $(REF_LIB)
+	@mkdir -p $$(@D)
+	@echo "verilate $(1)"
+	@$(VERILATOR) $(VERILATOR_FLAGS) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
+	    -CFLAGS -I$(abspath $(REF_INC)) -CFLAGS -I$(abspath $(GEN)) \
+	    $(foreach f,$(3),$(abspath $(f))) $(abspath $(REF_LIB)) >$$(@D)/build.log 2>&1 \
+	  || { tail -n 40 $$(@D)/build.log; exit 1; }
+endef
+
+# ---- generated constants (SPEC §12) -----------------------------------------
+DEFS_SRC := data/ktpu.def
+GEN_SV   := $(GEN)/ktpu_pkg.sv
+GEN_H    := $(GEN)/ktpu_defs.h
+GEN_DEFS := $(BUILD)/tools/gen_defs
+
+$(GEN_DEFS): scripts/gen_defs.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+
+$(GEN_SV) $(GEN_H) &: $(DEFS_SRC) $(GEN_DEFS)
+	@mkdir -p $(GEN)
+	$(GEN_DEFS) $(DEFS_SRC) $(GEN_SV) $(GEN_H)
+
+# ---- fragments --------------------------------------------------------------
+# A fragment may add:
+#   TESTS += NAME           with   TEST_CMD.NAME := shell command (exit 0 = pass)
+#   TEST_DEPS += FILES      built (in parallel) before any test runs
+#   RUN_DEPS / BENCH_DEPS / SYNTH_DEPS / REGRESS_DEPS, and RUN_CMD etc. below
+TESTS :=
+TEST_DEPS := $(GEN_SV) $(GEN_H)
+include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/*.mk firmware/*/block.mk tests/*/tests.mk))
+
+test-run: $(TEST_DEPS)
+	$(file >$(BUILD)/tests.list,$(foreach t,$(TESTS),$(t)$(TAB)$(TEST_CMD.$(t))$(NL)))
+	@scripts/run_tests.sh $(BUILD)/tests.list $(BUILD)/logs
+
+run-build: $(RUN_DEPS)
+run-go:
+	$(RUN_CMD)
+bench-build: $(BENCH_DEPS)
+bench-go:
+	$(BENCH_CMD)
+synth-build: $(SYNTH_DEPS)
+synth-go:
+	$(SYNTH_CMD)
+regress-build: $(REGRESS_DEPS)
+regress-go:
+	$(REGRESS_CMD)

@@ -1,0 +1,162 @@
+/* gen_defs: data/ktpu.def -> SystemVerilog package + C header (SPEC §12).
+ *
+ * usage: gen_defs DEF_FILE OUT_SV OUT_H
+ * Every name must be unique after expansion and every field must fit in 32
+ * bits; a violation stops the build with the file and line. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ITEMS 1024
+#define NAME_LEN 64
+#define DOC_LEN 160
+
+struct item {
+    char name[NAME_LEN]; /* expanded name, e.g. FP22_EXP_LSB */
+    unsigned long value;
+    char doc[DOC_LEN];
+};
+
+static struct item items[MAX_ITEMS];
+static int n_items;
+static const char *def_path;
+static int line_no;
+
+static void die(const char *msg, const char *arg)
+{
+    fprintf(stderr, "%s:%d: error: %s%s%s\n", def_path, line_no, msg,
+            arg ? ": " : "", arg ? arg : "");
+    exit(1);
+}
+
+static unsigned long parse_num(const char *s)
+{
+    char buf[64];
+    size_t n = 0;
+    for (; *s && n + 1 < sizeof buf; s++)
+        if (*s != '_') buf[n++] = *s;
+    buf[n] = '\0';
+    if (n == 0 || buf[0] == '-') die("bad number", s);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(buf, &end, 0);
+    if (*end || errno || v > 0xFFFFFFFFull) die("bad or out-of-range number", buf);
+    return (unsigned long)v;
+}
+
+static void check_ident(const char *s)
+{
+    if (!isupper((unsigned char)s[0])) die("names are UPPER_CASE", s);
+    for (; *s; s++)
+        if (!(isupper((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_'))
+            die("names are UPPER_CASE", s);
+}
+
+static void add(const char *a, const char *b, const char *suffix, unsigned long v,
+                const char *doc)
+{
+    if (n_items == MAX_ITEMS) die("too many items", NULL);
+    struct item *it = &items[n_items];
+    int n = snprintf(it->name, NAME_LEN, "%s%s%s%s", a, b ? "_" : "", b ? b : "",
+                     suffix ? suffix : "");
+    if (n >= NAME_LEN) die("name too long", a);
+    for (int i = 0; i < n_items; i++)
+        if (!strcmp(items[i].name, it->name)) die("duplicate name", it->name);
+    it->value = v;
+    snprintf(it->doc, DOC_LEN, "%s", doc ? doc : "");
+    n_items++;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: gen_defs DEF_FILE OUT_SV OUT_H\n");
+        return 2;
+    }
+    def_path = argv[1];
+    FILE *in = fopen(def_path, "r");
+    if (!in) { perror(def_path); return 1; }
+
+    char line[512];
+    while (fgets(line, sizeof line, in)) {
+        line_no++;
+        if (!strchr(line, '\n') && !feof(in)) die("line too long", NULL);
+        char *doc = strstr(line, "--");
+        if (doc) {
+            *doc = '\0';
+            doc += 2;
+            while (isspace((unsigned char)*doc)) doc++;
+            doc[strcspn(doc, "\n")] = '\0';
+        }
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char *tok[6];
+        int nt = 0;
+        for (char *t = strtok(line, " \t\r\n"); t; t = strtok(NULL, " \t\r\n"))
+            if (nt < 6) tok[nt++] = t; else die("too many words", t);
+        if (nt == 0) continue;
+
+        if (!strcmp(tok[0], "const") && nt == 3) {
+            check_ident(tok[1]);
+            add(tok[1], NULL, NULL, parse_num(tok[2]), doc);
+        } else if (!strcmp(tok[0], "enum") && nt == 4) {
+            check_ident(tok[1]); check_ident(tok[2]);
+            add(tok[1], tok[2], NULL, parse_num(tok[3]), doc);
+        } else if (!strcmp(tok[0], "field") && nt == 5) {
+            check_ident(tok[1]); check_ident(tok[2]);
+            unsigned long msb = parse_num(tok[3]), lsb = parse_num(tok[4]);
+            if (msb < lsb || msb > 31) die("field needs 31 >= MSB >= LSB", tok[2]);
+            unsigned long w = msb - lsb + 1;
+            unsigned long mask = (w == 32 ? 0xFFFFFFFFul : ((1ul << w) - 1)) << lsb;
+            add(tok[1], tok[2], "_LSB", lsb, doc);
+            add(tok[1], tok[2], "_MSB", msb, NULL);
+            add(tok[1], tok[2], "_WIDTH", w, NULL);
+            add(tok[1], tok[2], "_MASK", mask & 0xFFFFFFFFul, NULL);
+        } else if (!strcmp(tok[0], "reg") && nt == 5) {
+            check_ident(tok[1]); check_ident(tok[2]);
+            if (strcmp(tok[4], "ro") && strcmp(tok[4], "wo") && strcmp(tok[4], "rw"))
+                die("access is ro, wo or rw", tok[4]);
+            unsigned long off = parse_num(tok[3]);
+            if (off & 3) die("register offsets are word aligned", tok[2]);
+            char full[NAME_LEN * 2];
+            snprintf(full, sizeof full, "%s_%s", tok[1], tok[2]);
+            char docbuf[DOC_LEN];
+            snprintf(docbuf, sizeof docbuf, "[%s] %s", tok[4], doc ? doc : "");
+            add(full, NULL, "_OFFSET", off, docbuf);
+        } else {
+            die("unknown line (const/field/enum/reg with the right word count)", tok[0]);
+        }
+    }
+    fclose(in);
+
+    FILE *sv = fopen(argv[2], "w"), *h = fopen(argv[3], "w");
+    if (!sv || !h) { perror("output"); return 1; }
+    const char *banner = "generated from data/ktpu.def by scripts/gen_defs.c -- do not edit";
+    fprintf(sv, "// %s\n`ifndef KTPU_PKG_SV\n`define KTPU_PKG_SV\npackage ktpu_pkg;\n", banner);
+    fprintf(h, "/* %s */\n#ifndef KTPU_DEFS_H\n#define KTPU_DEFS_H\n\n", banner);
+    for (int i = 0; i < n_items; i++) {
+        const struct item *it = &items[i];
+        if (it->doc[0]) {
+            fprintf(sv, "  // %s\n", it->doc);
+            fprintf(h, "/* %s */\n", it->doc);
+        }
+        fprintf(sv, "  localparam int unsigned %s = 32'd%lu;\n", it->name, it->value);
+        /* Plain int where it fits, so signed C arithmetic stays signed;
+         * addresses and masks as unsigned hex. */
+        size_t len = strlen(it->name);
+        int is_hex = it->value > 0x7FFFFFFFul ||
+                     (len > 5 && !strcmp(it->name + len - 5, "_MASK")) ||
+                     (len > 7 && !strcmp(it->name + len - 7, "_OFFSET")) ||
+                     (len > 5 && !strcmp(it->name + len - 5, "_BASE"));
+        if (is_hex)
+            fprintf(h, "#define KTPU_%s 0x%08lXu\n", it->name, it->value);
+        else
+            fprintf(h, "#define KTPU_%s %lu\n", it->name, it->value);
+    }
+    fprintf(sv, "endpackage\n`endif\n");
+    fprintf(h, "\n#endif\n");
+    if (fclose(sv) || fclose(h)) { perror("output"); return 1; }
+    return 0;
+}
