@@ -15,8 +15,8 @@ define NL
 endef
 
 .DEFAULT_GOAL := help
-.PHONY: help deps test run bench synth regress clean test-build test-run run-build bench-build \
-        synth-build regress-build
+.PHONY: help deps test run bench synth regress clean test-run run-build run-go bench-build \
+        bench-go synth-build synth-go regress-build regress-go
 
 help:
 	@echo "make run     - build and run the default job"
@@ -114,12 +114,28 @@ $(GEN_SV) $(GEN_H) &: $(DEFS_SRC) $(GEN_DEFS)
 
 # ---- fragments --------------------------------------------------------------
 # A fragment may add:
-#   TESTS += NAME           with   TEST_CMD.NAME := shell command (exit 0 = pass)
-#   TEST_DEPS += FILES      built (in parallel) before any test runs
-#   RUN_DEPS / BENCH_DEPS / SYNTH_DEPS / REGRESS_DEPS, and RUN_CMD etc. below
+#   TESTS += NAME            with  TEST_CMD.NAME := shell command (exit 0 = pass)
+#   TEST_DEPS += FILES       built (in parallel) before any test runs
+#   RUN_DEPS, RUN_CMDS       what `make run` builds and runs
+#   BENCH_DEPS, BENCH_CMDS   the same for `make bench` (cycles, CSV in build/bench/)
+#   REGRESS_DEPS, REGRESS_CMDS
+#   SYNTH_BLOCKS += NAME     with  SYNTH_TOP.NAME := module, SYNTH_SRCS.NAME := files
+# A *_CMDS entry is one shell command; they run in order, stopping at a failure.
 TESTS :=
 TEST_DEPS := $(GEN_SV) $(GEN_H)
-include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/*.mk firmware/*/block.mk tests/*/tests.mk))
+RUN_DEPS := $(GEN_SV) $(GEN_H)
+BENCH_DEPS := $(GEN_SV) $(GEN_H)
+REGRESS_DEPS := $(GEN_SV) $(GEN_H)
+SYNTH_DEPS := $(GEN_SV) $(GEN_H)
+RUN_CMDS :=
+BENCH_CMDS :=
+REGRESS_CMDS :=
+SYNTH_CMDS :=
+SYNTH_BLOCKS :=
+include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk \
+                          scripts/*/block.mk tests/*/tests.mk))
+
+run_cmds = @set -e; $(foreach c,$(1),$(c);) true
 
 test-run: $(TEST_DEPS)
 	$(file >$(BUILD)/tests.list,$(foreach t,$(TESTS),$(t)$(TAB)$(TEST_CMD.$(t))$(NL)))
@@ -127,13 +143,13 @@ test-run: $(TEST_DEPS)
 
 run-build: $(RUN_DEPS)
 run-go:
-	$(RUN_CMD)
+	$(call run_cmds,$(RUN_CMDS))
 bench-build: $(BENCH_DEPS)
 bench-go:
-	$(BENCH_CMD)
+	$(call run_cmds,$(BENCH_CMDS))
 synth-build: $(SYNTH_DEPS)
 synth-go:
-	$(SYNTH_CMD)
+	$(call run_cmds,$(SYNTH_CMDS))
 regress-build: $(REGRESS_DEPS)
 regress-go:
-	$(REGRESS_CMD)
+	$(call run_cmds,$(REGRESS_CMDS))
