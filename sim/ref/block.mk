@@ -1,7 +1,7 @@
 # The C reference library (SPEC §11): one set of sources, built for the host
 # (harnesses, tools, tests) and for rv32im/picolibc (the on-chip self-test).
 # $(REF_INC), $(REF_LIB), $(REF_LIB_RV32) are named in the top Makefile.
-REF_SRCS := $(addprefix sim/ref/,ktpu_ref_dsp.c)
+REF_SRCS := $(addprefix sim/ref/,ktpu_ref_dsp.c ktpu_ref_mx.c ktpu_ref_fp.c ktpu_ref_acc.c)
 REF_HDRS := sim/ref/ktpu_ref.h $(GEN_H)
 
 REF_OBJS      := $(patsubst sim/ref/%.c,$(BUILD)/host/ref/%.o,$(REF_SRCS))
