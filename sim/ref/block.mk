@@ -1,10 +1,13 @@
 # The C reference library (SPEC §11): one set of sources, built for the host
 # (harnesses, tools, tests) and for rv32im/picolibc (the on-chip self-test).
 # $(REF_INC), $(REF_LIB), $(REF_LIB_RV32) are named in the top Makefile.
-REF_SRCS := $(addprefix sim/ref/,ktpu_ref_dsp.c ktpu_ref_mx.c ktpu_ref_fp.c ktpu_ref_acc.c)
-REF_HDRS := sim/ref/ktpu_ref.h $(GEN_H)
+# The host library also carries the .npy reader/writer (stdio, malloc),
+# which the rv32 build does not need.
+REF_SRCS      := $(addprefix sim/ref/,ktpu_ref_dsp.c ktpu_ref_mx.c ktpu_ref_fp.c ktpu_ref_acc.c)
+REF_HOST_SRCS := sim/ref/ktpu_npy.c
+REF_HDRS      := sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h $(GEN_H)
 
-REF_OBJS      := $(patsubst sim/ref/%.c,$(BUILD)/host/ref/%.o,$(REF_SRCS))
+REF_OBJS      := $(patsubst sim/ref/%.c,$(BUILD)/host/ref/%.o,$(REF_SRCS) $(REF_HOST_SRCS))
 REF_OBJS_RV32 := $(patsubst sim/ref/%.c,$(BUILD)/rv32/ref/%.o,$(REF_SRCS))
 
 $(BUILD)/host/ref/%.o: sim/ref/%.c $(REF_HDRS)
@@ -23,4 +26,19 @@ $(REF_LIB_RV32): $(REF_OBJS_RV32)
 	@mkdir -p $(@D)
 	rm -f $@ && $(RV_PREFIX)ar rcs $@ $^
 
-TEST_DEPS += $(REF_LIB) $(REF_LIB_RV32)
+# The reference as a command (SPEC §2).
+KTPU_REF := $(BUILD)/ktpu-ref
+$(KTPU_REF): sim/ref/ktpu_ref_main.c $(REF_LIB) $(REF_HDRS)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB)
+
+TEST_DEPS += $(REF_LIB) $(REF_LIB_RV32) $(KTPU_REF)
+
+# `make run`, until the co-simulator takes it over: a fixed-seed example
+# GEMM through the reference, with its error against FP64.
+KTPU_EXAMPLE := $(BUILD)/tools/ktpu-example
+$(KTPU_EXAMPLE): sim/ref/ktpu_example.c $(REF_LIB) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB) -lm
+
+RUN_DEPS += $(KTPU_REF) $(KTPU_EXAMPLE)
+RUN_CMDS += sim/ref/run_example.sh

@@ -1,0 +1,135 @@
+/* ktpu-example: the `make run` demo of the reference until the co-simulator
+ * takes over.
+ *   ktpu-example gen DIR M K N SEED      writes DIR/A.npy (M x K), DIR/BT.npy
+ *                                        (N x K), FP16 from a fixed-seed PRNG
+ *   ktpu-example report A.npy BT.npy C.npy
+ *                                        shape, a few elements, and the error
+ *                                        of C against the FP64 product
+ * The generator builds FP16 bit patterns directly (no float conversion).
+ * The report uses host doubles (built with -ffp-contract=off): it is a
+ * report, not a check. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktpu_npy.h"
+#include "ktpu_ref.h"
+
+static uint64_t rng_state;
+
+static uint32_t rng(void)
+{
+    /* xorshift64*: fixed, portable, reproducible from the seed */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+/* Magnitudes log-uniform over [2^-4, 2^2), random sign, occasional zero. */
+static uint16_t rand_fp16(void)
+{
+    uint32_t r = rng();
+    if ((r & 63u) == 0)
+        return 0;
+    uint32_t exp = 11u + (r >> 6) % 6u; /* FP16 exponent fields 11..16 */
+    uint32_t frac = (r >> 9) & 0x3FFu;
+    uint32_t sign = (r >> 31) << 15;
+    return (uint16_t)(sign | exp << 10 | frac);
+}
+
+static double fp16_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 31, f = h & 0x3FF;
+    double v = e ? ldexp(1024 + f, e - 25) : ldexp(f, -24);
+    return (h & 0x8000u) ? -v : v;
+}
+
+static int gen(const char *dir, size_t m, size_t k, size_t n, uint64_t seed)
+{
+    char path[4096], err[KTPU_NPY_ERR_LEN];
+    uint16_t *a = malloc(m * k * 2u), *bt = malloc(n * k * 2u);
+    if (!a || !bt) {
+        fprintf(stderr, "ktpu-example: out of memory\n");
+        return 1;
+    }
+    rng_state = seed * 0x9E3779B97F4A7C15ull + 1u;
+    for (size_t i = 0; i < m * k; i++)
+        a[i] = rand_fp16();
+    for (size_t i = 0; i < n * k; i++)
+        bt[i] = rand_fp16();
+    snprintf(path, sizeof path, "%s/A.npy", dir);
+    int rc = ktpu_npy_write_f16(path, a, 2, (size_t[]){m, k}, err);
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s/BT.npy", dir);
+        rc = ktpu_npy_write_f16(path, bt, 2, (size_t[]){n, k}, err);
+    }
+    if (rc != 0)
+        fprintf(stderr, "ktpu-example: %s\n", err);
+    else
+        printf("wrote %s/A.npy (%zu x %zu) and %s/BT.npy (%zu x %zu), seed %llu\n", dir, m, k,
+               dir, n, k, (unsigned long long)seed);
+    free(a);
+    free(bt);
+    return rc ? 1 : 0;
+}
+
+static int report(const char *pa, const char *pb, const char *pc)
+{
+    char err[KTPU_NPY_ERR_LEN];
+    struct ktpu_npy a, b, c;
+    if (ktpu_npy_read_f16(pa, &a, err) || ktpu_npy_read_f16(pb, &b, err) ||
+        ktpu_npy_read_f16(pc, &c, err)) {
+        fprintf(stderr, "ktpu-example: %s\n", err);
+        return 1;
+    }
+    size_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
+    if (a.ndim != 2 || b.ndim != 2 || c.ndim != 2 || b.shape[1] != k || c.shape[0] != m ||
+        c.shape[1] != n) {
+        fprintf(stderr, "ktpu-example: shapes do not form a GEMM\n");
+        return 1;
+    }
+    printf("reference GEMM: M=%zu K=%zu N=%zu (%zu K-blocks per element, one cluster order)\n",
+           m, k, n, k / 32u);
+    double max_abs = 0, max_ulp = 0, sum_sq_err = 0, sum_sq = 0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) {
+            double exact = 0;
+            for (size_t kk = 0; kk < k; kk++)
+                exact += fp16_to_double(a.data[i * k + kk]) * fp16_to_double(b.data[j * k + kk]);
+            double got = fp16_to_double(c.data[i * n + j]);
+            double d = fabs(got - exact);
+            /* one FP16 ULP at the exact value (subnormal quantum below 2^-14) */
+            int ex;
+            (void)frexp(exact, &ex);
+            double ulp = ldexp(1.0, (ex - 1 < -14 ? -14 : ex - 1) - 10);
+            if (d > max_abs)
+                max_abs = d;
+            if (d / ulp > max_ulp)
+                max_ulp = d / ulp;
+            sum_sq_err += d * d;
+            sum_sq += exact * exact;
+            if (i < 2 && j < 4)
+                printf("  C[%zu][%zu] = 0x%04x = %-12.6g  FP64 %-12.6g  diff %.3g\n", i, j,
+                       (unsigned)c.data[i * n + j], got, exact, got - exact);
+        }
+    printf("error against FP64: max |diff| %.4g, max %.2f FP16 ULP, relative RMS %.3g\n",
+           max_abs, max_ulp, sum_sq > 0 ? sqrt(sum_sq_err / sum_sq) : 0.0);
+    ktpu_npy_free(&a);
+    ktpu_npy_free(&b);
+    ktpu_npy_free(&c);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 7 && strcmp(argv[1], "gen") == 0)
+        return gen(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10),
+                   strtoul(argv[5], NULL, 10), strtoull(argv[6], NULL, 10));
+    if (argc == 5 && strcmp(argv[1], "report") == 0)
+        return report(argv[2], argv[3], argv[4]);
+    fprintf(stderr, "usage: ktpu-example gen DIR M K N SEED | ktpu-example report A.npy BT.npy "
+                    "C.npy\n");
+    return 2;
+}

@@ -1,0 +1,295 @@
+/* .npy FP16 reader/writer (host only). The header is a Python dict literal;
+ * this parses the subset NumPy writes (and a little more: either quote,
+ * any key order, optional trailing commas) and rejects anything else with
+ * a one-line message naming the file. */
+#include "ktpu_npy.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+static int fail(char *err, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(err, KTPU_NPY_ERR_LEN, "%s: ", name);
+    if (n < 0 || n >= KTPU_NPY_ERR_LEN)
+        n = 0;
+    va_start(ap, fmt);
+    vsnprintf(err + n, (size_t)(KTPU_NPY_ERR_LEN - n), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- header dict parser --------------------------------------------------- */
+
+struct cursor {
+    const char *p, *end;
+};
+
+static void skip_ws(struct cursor *c)
+{
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+        c->p++;
+}
+
+static int eat(struct cursor *c, char ch)
+{
+    skip_ws(c);
+    if (c->p < c->end && *c->p == ch) {
+        c->p++;
+        return 1;
+    }
+    return 0;
+}
+
+/* A quoted string without escapes, into buf. 0 on success. */
+static int parse_str(struct cursor *c, char *buf, size_t cap)
+{
+    skip_ws(c);
+    if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+        return -1;
+    char q = *c->p++;
+    size_t n = 0;
+    while (c->p < c->end && *c->p != q) {
+        if (*c->p == '\\' || n + 1 >= cap)
+            return -1;
+        buf[n++] = *c->p++;
+    }
+    if (c->p >= c->end)
+        return -1;
+    c->p++;
+    buf[n] = '\0';
+    return 0;
+}
+
+static int parse_word(struct cursor *c, const char *w)
+{
+    size_t n = strlen(w);
+    skip_ws(c);
+    if ((size_t)(c->end - c->p) >= n && memcmp(c->p, w, n) == 0) {
+        c->p += n;
+        return 1;
+    }
+    return 0;
+}
+
+int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct ktpu_npy *out,
+                       char err[KTPU_NPY_ERR_LEN])
+{
+    memset(out, 0, sizeof *out);
+    if (len < 10)
+        return fail(err, name, "truncated: too short for a .npy header (%zu bytes)", len);
+    if (memcmp(buf, npy_magic, sizeof npy_magic) != 0)
+        return fail(err, name, "not a .npy file (bad magic)");
+    unsigned major = buf[6], minor = buf[7];
+    size_t hlen, hoff;
+    if (major == 1) {
+        hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+        hoff = 10;
+    } else if (major == 2 || major == 3) {
+        if (len < 12)
+            return fail(err, name, "truncated: too short for a version %u.%u header", major,
+                        minor);
+        hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 |
+               (size_t)buf[11] << 24;
+        hoff = 12;
+    } else {
+        return fail(err, name, "unsupported .npy format version %u.%u", major, minor);
+    }
+    if (hlen > len - hoff)
+        return fail(err, name, "truncated: header says %zu header bytes, file has %zu", hlen,
+                    len - hoff);
+
+    struct cursor c = {(const char *)buf + hoff, (const char *)buf + hoff + hlen};
+    char key[32], descr[64];
+    int have_descr = 0, have_fortran = 0, have_shape = 0, fortran = 0;
+    if (!eat(&c, '{'))
+        return fail(err, name, "header is not a dict");
+    for (;;) {
+        if (eat(&c, '}'))
+            break;
+        if (parse_str(&c, key, sizeof key) != 0 || !eat(&c, ':'))
+            return fail(err, name, "malformed header dict");
+        if (strcmp(key, "descr") == 0) {
+            if (parse_str(&c, descr, sizeof descr) != 0)
+                return fail(err, name, "dtype is not a simple type string (structured?)");
+            have_descr = 1;
+        } else if (strcmp(key, "fortran_order") == 0) {
+            if (parse_word(&c, "True"))
+                fortran = 1;
+            else if (parse_word(&c, "False"))
+                fortran = 0;
+            else
+                return fail(err, name, "fortran_order is neither True nor False");
+            have_fortran = 1;
+        } else if (strcmp(key, "shape") == 0) {
+            if (!eat(&c, '('))
+                return fail(err, name, "shape is not a tuple");
+            out->ndim = 0;
+            while (!eat(&c, ')')) {
+                skip_ws(&c);
+                if (c.p >= c.end || *c.p < '0' || *c.p > '9')
+                    return fail(err, name, "shape is not a tuple of non-negative integers");
+                size_t v = 0;
+                while (c.p < c.end && *c.p >= '0' && *c.p <= '9') {
+                    size_t d = (size_t)(*c.p++ - '0');
+                    if (v > ((size_t)-1 - d) / 10u)
+                        return fail(err, name, "shape dimension too large");
+                    v = v * 10u + d;
+                }
+                if (c.p < c.end && *c.p == 'L') /* Python 2 long suffix */
+                    c.p++;
+                if (out->ndim == KTPU_NPY_MAX_DIMS)
+                    return fail(err, name, "more than %d dimensions", KTPU_NPY_MAX_DIMS);
+                out->shape[out->ndim++] = v;
+                if (!eat(&c, ',')) {
+                    if (!eat(&c, ')'))
+                        return fail(err, name, "malformed shape tuple");
+                    break;
+                }
+            }
+            have_shape = 1;
+        } else {
+            return fail(err, name, "unexpected header key '%s'", key);
+        }
+        if (!eat(&c, ',')) {
+            if (!eat(&c, '}'))
+                return fail(err, name, "malformed header dict");
+            break;
+        }
+    }
+    skip_ws(&c);
+    if (c.p != c.end)
+        return fail(err, name, "junk after the header dict");
+    if (!have_descr || !have_fortran || !have_shape)
+        return fail(err, name, "header lacks %s",
+                    !have_descr ? "'descr'" : !have_fortran ? "'fortran_order'" : "'shape'");
+    if (strcmp(descr, "<f2") != 0)
+        return fail(err, name, "dtype '%s' is not FP16 little-endian ('<f2')", descr);
+    if (fortran)
+        return fail(err, name, "fortran_order is True; only C order is accepted");
+
+    size_t count = 1;
+    for (int i = 0; i < out->ndim; i++) {
+        if (out->shape[i] != 0 && count > ((size_t)-1 / 2u) / out->shape[i])
+            return fail(err, name, "shape too large");
+        count *= out->shape[i];
+    }
+    size_t have = len - hoff - hlen;
+    if (have < count * 2u)
+        return fail(err, name, "truncated: shape needs %zu data bytes, file has %zu",
+                    count * 2u, have);
+    if (have > count * 2u)
+        return fail(err, name, "%zu bytes after the data the shape describes",
+                    have - count * 2u);
+    out->count = count;
+    out->data = malloc(count ? count * sizeof *out->data : 1u);
+    if (!out->data)
+        return fail(err, name, "out of memory for %zu elements", count);
+    const uint8_t *d = buf + hoff + hlen;
+    for (size_t i = 0; i < count; i++)
+        out->data[i] = (uint16_t)(d[2 * i] | (unsigned)d[2 * i + 1] << 8);
+    return 0;
+}
+
+int ktpu_npy_read_f16(const char *path, struct ktpu_npy *out, char err[KTPU_NPY_ERR_LEN])
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, path, "cannot open: %s", strerror(errno));
+    size_t cap = 1u << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            fclose(f);
+            return fail(err, path, "out of memory");
+        }
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        uint8_t *nb = realloc(buf, cap * 2u);
+        if (!nb)
+            free(buf);
+        buf = nb;
+        cap *= 2u;
+    }
+    int rd_err = ferror(f);
+    fclose(f);
+    if (rd_err) {
+        free(buf);
+        return fail(err, path, "read error");
+    }
+    int r = ktpu_npy_parse_f16(path, buf, len, out, err);
+    free(buf);
+    return r;
+}
+
+void ktpu_npy_free(struct ktpu_npy *a)
+{
+    free(a->data);
+    a->data = NULL;
+    a->count = 0;
+}
+
+int ktpu_npy_write_f16(const char *path, const uint16_t *data, int ndim, const size_t *shape,
+                       char err[KTPU_NPY_ERR_LEN])
+{
+    char dict[64 + 24 * KTPU_NPY_MAX_DIMS];
+    size_t count = 1;
+    if (ndim < 0 || ndim > KTPU_NPY_MAX_DIMS)
+        return fail(err, path, "cannot write %d dimensions", ndim);
+    int n = snprintf(dict, sizeof dict, "{'descr': '<f2', 'fortran_order': False, 'shape': (");
+    for (int i = 0; i < ndim; i++) {
+        n += snprintf(dict + n, sizeof dict - (size_t)n, "%zu%s", shape[i],
+                      (ndim == 1 || i + 1 < ndim) ? ", " : "");
+        count *= shape[i];
+    }
+    if (ndim == 1) /* "(n,)" like NumPy, not "(n, )" */
+        n -= 1;
+    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
+    /* magic + version + length + dict + padding + '\n', a multiple of 64 */
+    size_t total = 10u + (size_t)n + 1u;
+    total = (total + 63u) / 64u * 64u;
+    size_t hlen = total - 10u;
+
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16u);
+    if (!tmp)
+        return fail(err, path, "out of memory");
+    snprintf(tmp, plen + 16u, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(tmp);
+        return fail(err, path, "cannot create: %s", strerror(errno));
+    }
+    uint8_t head[10];
+    memcpy(head, npy_magic, sizeof npy_magic);
+    head[6] = 1;
+    head[7] = 0;
+    head[8] = (uint8_t)(hlen & 0xFFu);
+    head[9] = (uint8_t)(hlen >> 8);
+    int ok = fwrite(head, 1, sizeof head, f) == sizeof head;
+    ok = ok && fwrite(dict, 1, (size_t)n, f) == (size_t)n;
+    for (size_t i = (size_t)n; ok && i + 1u < hlen; i++)
+        ok = fputc(' ', f) != EOF;
+    ok = ok && fputc('\n', f) != EOF;
+    for (size_t i = 0; ok && i < count; i++) {
+        uint8_t b[2] = {(uint8_t)(data[i] & 0xFFu), (uint8_t)(data[i] >> 8)};
+        ok = fwrite(b, 1, 2, f) == 2;
+    }
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        free(tmp);
+        return fail(err, path, "write failed: %s", strerror(e));
+    }
+    free(tmp);
+    return 0;
+}

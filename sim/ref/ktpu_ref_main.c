@@ -1,0 +1,204 @@
+/* ktpu-ref: the C reference as a command (SPEC §2).
+ *   ktpu-ref gemm A.npy BT.npy C.npy   C = A x B exactly as one cluster
+ *   ktpu-ref quant X.npy Q.bin         MXFP7 storage of an FP16 matrix
+ * Bad input: one line "ktpu-ref: FILE: what is wrong" on stderr, status 1
+ * (2 for a usage error), and no output file is created or replaced. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktpu_npy.h"
+#include "ktpu_ref.h"
+
+static const char usage_text[] =
+    "usage: ktpu-ref gemm A.npy BT.npy C.npy\n"
+    "       ktpu-ref quant X.npy Q.bin\n"
+    "       ktpu-ref --help\n"
+    "\n"
+    "gemm   A is M x K, BT is N x K (B transposed), both FP16 ('<f2', C order);\n"
+    "       K a multiple of 32, any M, N >= 1. Writes C = A x B, M x N FP16,\n"
+    "       exactly as one cluster computes it: both operands quantised to\n"
+    "       MXFP7 per 32-block (SPEC 3.2), each element accumulated in FP22 in\n"
+    "       increasing K-block order (LOAD, ADD..., then R16), SPEC 3.3-3.5.\n"
+    "quant  X is R x C FP16, C a multiple of 32. Writes R x C/32 blocks of 32\n"
+    "       bytes (SPEC 3.1 storage), row-major.\n"
+    "\n"
+    "Errors (status 1, nothing written): unreadable or truncated file, not a\n"
+    ".npy, dtype other than '<f2', Fortran order, rank other than 2, an empty\n"
+    "matrix, K mismatch, K not a multiple of 32, any Inf/NaN operand.\n"
+    "Warnings (stderr, status 0, output written): ACC_OVERFLOW (an FP22\n"
+    "accumulation saturated) and FP16_OVERFLOW (outputs saturated to +-65504).\n";
+
+static int die(const char *msg)
+{
+    fprintf(stderr, "ktpu-ref: %s\n", msg);
+    return 1;
+}
+
+static int load_matrix(const char *path, const char *what, struct ktpu_npy *m, char *err)
+{
+    if (ktpu_npy_read_f16(path, m, err) != 0)
+        return -1;
+    if (m->ndim != 2) {
+        snprintf(err, KTPU_NPY_ERR_LEN, "%s: rank %d, %s must be a 2-D matrix", path, m->ndim,
+                 what);
+    } else if (m->shape[0] == 0 || m->shape[1] == 0) {
+        snprintf(err, KTPU_NPY_ERR_LEN, "%s: empty matrix (%zu x %zu)", path, m->shape[0],
+                 m->shape[1]);
+    } else if (m->shape[1] % KTPU_MX_BLOCK_K != 0) {
+        snprintf(err, KTPU_NPY_ERR_LEN, "%s: row length %zu is not a multiple of %d", path,
+                 m->shape[1], KTPU_MX_BLOCK_K);
+    } else {
+        for (size_t i = 0; i < m->count; i++)
+            if ((m->data[i] & KTPU_FP16_EXP_MASK) == KTPU_FP16_EXP_MASK) {
+                snprintf(err, KTPU_NPY_ERR_LEN,
+                         "%s: non-finite value 0x%04x (%s) at [%zu, %zu] (NONFINITE)", path,
+                         (unsigned)m->data[i],
+                         (m->data[i] & KTPU_FP16_FRAC_MASK) ? "NaN" : "Inf",
+                         i / m->shape[1], i % m->shape[1]);
+                goto bad;
+            }
+        return 0;
+    }
+bad:
+    ktpu_npy_free(m);
+    return -1;
+}
+
+static int cmd_gemm(const char *pa, const char *pb, const char *pc)
+{
+    char err[KTPU_NPY_ERR_LEN];
+    struct ktpu_npy a, b;
+    if (load_matrix(pa, "A", &a, err) != 0)
+        return die(err);
+    if (load_matrix(pb, "BT", &b, err) != 0) {
+        ktpu_npy_free(&a);
+        return die(err);
+    }
+    size_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
+    if (b.shape[1] != k) {
+        snprintf(err, sizeof err, "%s: K = %zu differs from %s's K = %zu (BT must be N x K)", pb,
+                 b.shape[1], pa, k);
+        ktpu_npy_free(&a);
+        ktpu_npy_free(&b);
+        return die(err);
+    }
+    if (m > ((size_t)-1 / 8u) / n) {
+        ktpu_npy_free(&a);
+        ktpu_npy_free(&b);
+        return die("output too large");
+    }
+    int8_t *qa = malloc(m * k), *qb = malloc(n * k);
+    uint8_t *sa = malloc(m * k / 32u), *sb = malloc(n * k / 32u);
+    uint32_t *tile = malloc(m * n * sizeof *tile);
+    uint16_t *c = malloc(m * n * sizeof *c);
+    int rc = 0;
+    if (!qa || !qb || !sa || !sb || !tile || !c) {
+        rc = die("out of memory");
+    } else {
+        unsigned fl = ktpu_ref_gemm_f16(m, n, k, a.data, b.data, qa, sa, qb, sb, tile, c);
+        if (fl & KTPU_FLAG_NONFINITE) {
+            rc = die("internal error: NONFINITE after the input scan");
+        } else if (ktpu_npy_write_f16(pc, c, 2, (size_t[]){m, n}, err) != 0) {
+            rc = die(err);
+        } else {
+            if (fl & KTPU_FLAG_ACC_OVERFLOW)
+                fprintf(stderr, "ktpu-ref: warning: ACC_OVERFLOW: an FP22 accumulation "
+                                "saturated at (2 - 2^-14) x 2^64\n");
+            if (fl & KTPU_FLAG_ACC_UNDERFLOW)
+                fprintf(stderr, "ktpu-ref: warning: ACC_UNDERFLOW: an FP22 result below "
+                                "2^-62 became 0\n");
+            if (fl & KTPU_FLAG_FP16_OVERFLOW) {
+                size_t sat = 0;
+                for (size_t e = 0; e < m * n; e++) {
+                    unsigned f = 0;
+                    (void)ktpu_ref_r16(tile[e], &f);
+                    sat += (f & KTPU_FLAG_FP16_OVERFLOW) != 0;
+                }
+                fprintf(stderr, "ktpu-ref: warning: FP16_OVERFLOW: %zu of %zu outputs "
+                                "saturated to +-65504\n", sat, m * n);
+            }
+        }
+    }
+    free(qa);
+    free(qb);
+    free(sa);
+    free(sb);
+    free(tile);
+    free(c);
+    ktpu_npy_free(&a);
+    ktpu_npy_free(&b);
+    return rc;
+}
+
+static int write_file(const char *path, const uint8_t *buf, size_t len, char *err)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 8u);
+    if (!tmp) {
+        snprintf(err, KTPU_NPY_ERR_LEN, "%s: out of memory", path);
+        return -1;
+    }
+    snprintf(tmp, plen + 8u, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f != NULL;
+    ok = ok && fwrite(buf, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, KTPU_NPY_ERR_LEN, "%s: write failed: %s", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+static int cmd_quant(const char *px, const char *pq)
+{
+    char err[KTPU_NPY_ERR_LEN];
+    struct ktpu_npy x;
+    if (load_matrix(px, "X", &x, err) != 0)
+        return die(err);
+    size_t nblk = x.count / KTPU_MX_BLOCK_K;
+    uint8_t *out = malloc(nblk * KTPU_MX_STORE_BYTES + 1u);
+    int rc = 0;
+    if (!out) {
+        rc = die("out of memory");
+    } else {
+        unsigned fl = 0;
+        for (size_t blk = 0; blk < nblk; blk++) {
+            int8_t q[KTPU_MX_BLOCK_K];
+            uint8_t s;
+            fl |= ktpu_ref_quant_block(x.data + blk * KTPU_MX_BLOCK_K, q, &s);
+            ktpu_ref_mx_store(q, s, out + blk * KTPU_MX_STORE_BYTES);
+        }
+        if (fl & KTPU_FLAG_NONFINITE)
+            rc = die("internal error: NONFINITE after the input scan");
+        else if (write_file(pq, out, nblk * KTPU_MX_STORE_BYTES, err) != 0)
+            rc = die(err);
+    }
+    free(out);
+    ktpu_npy_free(&x);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc == 5 && strcmp(argv[1], "gemm") == 0)
+        return cmd_gemm(argv[2], argv[3], argv[4]);
+    if (argc == 4 && strcmp(argv[1], "quant") == 0)
+        return cmd_quant(argv[2], argv[3]);
+    if (argc >= 2 && strcmp(argv[1], "gemm") != 0 && strcmp(argv[1], "quant") != 0)
+        fprintf(stderr, "ktpu-ref: unknown command '%s' (try --help)\n", argv[1]);
+    else
+        fprintf(stderr, "ktpu-ref: wrong arguments (usage: ktpu-ref gemm A.npy BT.npy C.npy | "
+                        "ktpu-ref quant X.npy Q.bin | --help)\n");
+    return 2;
+}
