@@ -1,0 +1,122 @@
+// ktpu_mesh: a Width x Height mesh of ktpu_router, one network plane.
+//
+// Node n = y*Width + x sits at (x, y); its local port is bits [n*288 +: 288]
+// of the node vectors (and bit n of the valid/ready vectors). Kinds places
+// the nodes: nibble n is a ktpu_pkg NODE_* code. The machine uses two planes
+// (request and response, docs/noc.md), i.e. two instances of this module.
+//
+// Flits that would leave the mesh (dst outside Width x Height) or that reach
+// an EMPTY node are consumed at that edge and counted in stray_o instead of
+// stalling the link forever: a bad destination costs that flit, never the
+// network. Well-formed traffic never makes a stray (the stress bench checks
+// stray_o stays 0); an assertion names the first one in simulation.
+`default_nettype none
+
+module ktpu_mesh #(
+  parameter int               Width     = 2,
+  parameter int               Height    = 2,
+  parameter logic [4*256-1:0] Kinds     = {256{4'h3}},  // default: every node present
+  parameter int               FifoDepth = 2
+) (
+  input  wire logic                        clk_i,
+  input  wire logic                        rst_i,
+  input  wire logic [Width*Height-1:0]     node_in_valid_i,   // node -> mesh
+  output logic      [Width*Height-1:0]     node_in_ready_o,
+  input  wire logic [Width*Height*288-1:0] node_in_flit_i,
+  output logic      [Width*Height-1:0]     node_out_valid_o,  // mesh -> node
+  input  wire logic [Width*Height-1:0]     node_out_ready_i,
+  output logic      [Width*Height*288-1:0] node_out_flit_o,
+  output logic      [31:0]                 stray_o
+);
+  import ktpu_pkg::*;
+
+  localparam int N = Width * Height;
+  localparam int F = 288;
+
+  if (Width < 1 || Height < 1 || Width > int'(MESH_MAX_DIM) || Height > int'(MESH_MAX_DIM))
+  begin : gen_bad_size
+    $error("ktpu_mesh: Width and Height must be 1..16 (4-bit coordinates)");
+  end
+
+  // Router port vectors, [node][port].
+  logic [4:0]     r_in_valid  [N];
+  logic [4:0]     r_in_ready  [N];
+  logic [5*F-1:0] r_in_flit   [N];
+  logic [4:0]     r_out_valid [N];
+  logic [4:0]     r_out_ready [N];
+  logic [5*F-1:0] r_out_flit  [N];
+  logic [4:0]     stray       [N];  // output port of router n sinks a flit
+
+  for (genvar y = 0; y < Height; y++) begin : gen_y
+    for (genvar x = 0; x < Width; x++) begin : gen_x
+      localparam int  Me    = y * Width + x;
+      localparam bit  Empty = (Kinds[4*Me +: 4] == 4'(NODE_EMPTY));
+      localparam bit  HasN  = (y > 0);
+      localparam bit  HasS  = (y < Height - 1);
+      localparam bit  HasW  = (x > 0);
+      localparam bit  HasE  = (x < Width - 1);
+      // Neighbour indices; only used where the neighbour exists.
+      localparam int  NN = HasN ? Me - Width : Me;
+      localparam int  NS = HasS ? Me + Width : Me;
+      localparam int  NW = HasW ? Me - 1 : Me;
+      localparam int  NE = HasE ? Me + 1 : Me;
+
+      ktpu_router #(.X(x), .Y(y), .FifoDepth(FifoDepth)) u_router (
+        .clk_i, .rst_i,
+        .in_valid_i (r_in_valid[Me]),  .in_ready_o (r_in_ready[Me]),  .in_flit_i (r_in_flit[Me]),
+        .out_valid_o(r_out_valid[Me]), .out_ready_i(r_out_ready[Me]), .out_flit_o(r_out_flit[Me])
+      );
+
+      // Into this router: from each neighbour's facing output, from the node.
+      assign r_in_valid[Me][PORT_N] = HasN && r_out_valid[NN][PORT_S];
+      assign r_in_flit[Me][PORT_N*F +: F] = r_out_flit[NN][PORT_S*F +: F];
+      assign r_in_valid[Me][PORT_S] = HasS && r_out_valid[NS][PORT_N];
+      assign r_in_flit[Me][PORT_S*F +: F] = r_out_flit[NS][PORT_N*F +: F];
+      assign r_in_valid[Me][PORT_W] = HasW && r_out_valid[NW][PORT_E];
+      assign r_in_flit[Me][PORT_W*F +: F] = r_out_flit[NW][PORT_E*F +: F];
+      assign r_in_valid[Me][PORT_E] = HasE && r_out_valid[NE][PORT_W];
+      assign r_in_flit[Me][PORT_E*F +: F] = r_out_flit[NE][PORT_W*F +: F];
+      assign r_in_valid[Me][PORT_L] = !Empty && node_in_valid_i[Me];
+      assign r_in_flit[Me][PORT_L*F +: F] = node_in_flit_i[Me*F +: F];
+      assign node_in_ready_o[Me] = !Empty && r_in_ready[Me][PORT_L];
+
+      // Out of this router: a missing neighbour or an EMPTY node sinks.
+      assign r_out_ready[Me][PORT_N] = HasN ? r_in_ready[NN][PORT_S] : 1'b1;
+      assign r_out_ready[Me][PORT_S] = HasS ? r_in_ready[NS][PORT_N] : 1'b1;
+      assign r_out_ready[Me][PORT_W] = HasW ? r_in_ready[NW][PORT_E] : 1'b1;
+      assign r_out_ready[Me][PORT_E] = HasE ? r_in_ready[NE][PORT_W] : 1'b1;
+      assign r_out_ready[Me][PORT_L] = Empty ? 1'b1 : node_out_ready_i[Me];
+      assign node_out_valid_o[Me] = !Empty && r_out_valid[Me][PORT_L];
+      assign node_out_flit_o[Me*F +: F] = r_out_flit[Me][PORT_L*F +: F];
+
+      assign stray[Me] = r_out_valid[Me] & {Empty, !HasW, !HasS, !HasE, !HasN};
+    end
+  end
+
+  // Stray counter: saturating, so it never wraps back to a clean-looking 0.
+  logic [31:0] stray_q;
+  logic [11:0] stray_n;  // up to 5 x 256 at once
+  always_comb begin
+    stray_n = 12'd0;
+    for (int n = 0; n < N; n++)
+      for (int p = 0; p < 5; p++) stray_n = stray_n + 12'(stray[n][p]);
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_i) stray_q <= 32'd0;
+    else if (stray_q > ~32'(stray_n)) stray_q <= 32'hFFFF_FFFF;
+    else stray_q <= stray_q + 32'(stray_n);
+  end
+  assign stray_o = stray_q;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (!rst_i)
+      for (int n = 0; n < N; n++)
+        assert (stray[n] == 5'b00000)
+          else $warning("ktpu_mesh: stray flit at node %0d (port mask %b)", n, stray[n]);
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,210 @@
+// ktpu_router: one five-port mesh router (SPEC §7).
+//
+// Ports N, E, S, W, L (ktpu_pkg PORT_*; port p is bits [p*288 +: 288] of the
+// flit vectors). Links are valid/ready: a sender holds its flit until taken,
+// a flit moves exactly on valid && ready.
+//
+// - Input buffering: a FifoDepth-entry register FIFO per input. in_ready_o is
+//   "not full", a register, so no combinational path runs from a link's
+//   ready back through this router to another link.
+// - Routing: XY dimension order from the head flit's dst (every flit carries
+//   the whole header, so a packet's flits all route alike). X first, then Y;
+//   a flit never turns from Y back to X, which is what makes the channel
+//   dependency graph acyclic (docs/noc.md).
+// - Arbitration: per output, round-robin among the inputs whose head flit
+//   wants it; the pointer moves past the winner when a packet's first flit
+//   is taken. An output that presents a flit which is not taken stays bound
+//   to that input (hold until taken holds through the router too).
+// - Wormhole: once an output passes a flit with last = 0 it stays locked to
+//   that input until the flit with last = 1 has passed, so packets are never
+//   interleaved on a link.
+// Throughput: one flit per cycle per output; latency 1 cycle per hop (FIFO
+// register) when the output is free.
+`default_nettype none
+
+module ktpu_router #(
+  parameter int X         = 0,  // this router's coordinates
+  parameter int Y         = 0,
+  parameter int FifoDepth = 2   // flits per input FIFO (2 sustains 1 flit/cycle)
+) (
+  input  wire logic           clk_i,
+  input  wire logic           rst_i,
+  input  wire logic [4:0]     in_valid_i,
+  output logic      [4:0]     in_ready_o,
+  input  wire logic [5*288-1:0] in_flit_i,
+  output logic      [4:0]     out_valid_o,
+  input  wire logic [4:0]     out_ready_i,
+  output logic      [5*288-1:0] out_flit_o
+);
+  import ktpu_pkg::*;
+
+  localparam int W    = FLIT_BITS;
+  localparam int PtrW = (FifoDepth > 1) ? $clog2(FifoDepth) : 1;
+
+  if (FLIT_BITS != 32'd288 || ROUTER_PORTS != 32'd5) begin : gen_bad_defs
+    $error("ktpu_router: written for 288-bit flits and 5 ports");
+  end
+  if (FifoDepth < 2 || (1 << PtrW) != FifoDepth) begin : gen_bad_depth
+    $error("ktpu_router: FifoDepth must be a power of two >= 2");
+  end
+  if (X < 0 || Y < 0 || X >= int'(MESH_MAX_DIM) || Y >= int'(MESH_MAX_DIM)) begin : gen_bad_xy
+    $error("ktpu_router: coordinates must fit the 4-bit header fields");
+  end
+
+  localparam int HdrDxLsb = FLIT_HDR_LSB + FLIT_DST_X_LSB;
+  localparam int HdrDyLsb = FLIT_HDR_LSB + FLIT_DST_Y_LSB;
+  localparam int HdrLast  = FLIT_HDR_LSB + FLIT_LAST_LSB;
+
+  // ---- input FIFOs ----------------------------------------------------------
+  logic [W-1:0]  head   [5];
+  logic [4:0]    head_v;
+  logic [4:0]    pop;
+
+  for (genvar p = 0; p < 5; p++) begin : gen_in
+    logic [W-1:0]  mem_q [FifoDepth];  // register FIFO (no RAM primitive: 2 entries)
+    logic [PtrW-1:0] rd_q, wr_q;
+    logic [PtrW:0]   cnt_q;
+    logic            push;
+
+    assign in_ready_o[p] = (cnt_q != (PtrW+1)'(FifoDepth));
+    assign push          = in_valid_i[p] && in_ready_o[p];
+    assign head_v[p]     = (cnt_q != '0);
+    assign head[p]       = mem_q[rd_q];
+
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        rd_q  <= '0;
+        wr_q  <= '0;
+        cnt_q <= '0;
+      end else begin
+        if (push) wr_q <= wr_q + 1'b1;
+        if (pop[p]) rd_q <= rd_q + 1'b1;
+        cnt_q <= cnt_q + (PtrW+1)'(push) - (PtrW+1)'(pop[p]);
+      end
+    end
+    // Payload storage needs no reset: cnt_q says what is valid.
+    always_ff @(posedge clk_i) begin
+      if (push) mem_q[wr_q] <= in_flit_i[p*W +: W];
+    end
+  end
+
+  // ---- route computation (XY) -----------------------------------------------
+  logic [4:0] want [5];  // want[p][o]: input p's head flit wants output o
+  for (genvar p = 0; p < 5; p++) begin : gen_route
+    logic [3:0] dx, dy;
+    assign dx = head[p][HdrDxLsb +: 4];
+    assign dy = head[p][HdrDyLsb +: 4];
+    always_comb begin
+      want[p] = 5'b00000;
+      // At X = 0 or Y = 0 a "less than" test is constant: fine, the mesh edge.
+      /* verilator lint_off UNSIGNED */
+      if (head_v[p]) begin
+        if (dx > 4'(X))      want[p][PORT_E] = 1'b1;
+        else if (dx < 4'(X)) want[p][PORT_W] = 1'b1;
+        else if (dy > 4'(Y)) want[p][PORT_S] = 1'b1;
+        else if (dy < 4'(Y)) want[p][PORT_N] = 1'b1;
+      /* verilator lint_on UNSIGNED */
+        else                 want[p][PORT_L] = 1'b1;
+      end
+    end
+  end
+
+  // ---- output arbitration ---------------------------------------------------
+  logic [4:0] sel  [5];   // sel[o]: one-hot input selected by output o
+  logic [4:0] take [5];   // take[o][p]: output o takes input p's head this cycle
+
+  for (genvar o = 0; o < 5; o++) begin : gen_out
+    // The output is bound to owner_q while a packet is mid-flight (mid_q) or
+    // while it presents a flit that was not taken (hold_q): without hold_q a
+    // newly arrived requester earlier in round-robin order would replace a
+    // flit already on the link, breaking hold-until-taken.
+    logic       mid_q;
+    logic       hold_q;
+    logic [4:0] owner_q;       // one-hot
+    logic [2:0] ptr_q;         // round-robin: first input to consider
+    logic [4:0] req;
+    logic [4:0] pick;
+    logic [W-1:0] flit;
+
+    always_comb begin
+      for (int p = 0; p < 5; p++) req[p] = want[p][o];
+    end
+
+    // Round-robin: first requester at or after ptr_q, wrapping.
+    always_comb begin
+      pick = 5'b00000;
+      for (int k = 4; k >= 0; k--) begin
+        int idx;
+        idx = (int'(ptr_q) + k) % 5;
+        if (req[idx]) pick = 5'b00001 << idx;
+      end
+    end
+
+    assign sel[o] = (mid_q || hold_q) ? (owner_q & req) : pick;
+
+    always_comb begin
+      flit = '0;
+      for (int p = 0; p < 5; p++) if (sel[o][p]) flit = head[p];
+    end
+
+    assign out_valid_o[o]        = (sel[o] != 5'b00000);
+    assign out_flit_o[o*W +: W]  = flit;
+    assign take[o]               = out_ready_i[o] ? sel[o] : 5'b00000;
+
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        mid_q   <= 1'b0;
+        hold_q  <= 1'b0;
+        owner_q <= 5'b00000;
+        ptr_q   <= 3'd0;
+      end else if (take[o] != 5'b00000) begin
+        mid_q   <= !flit[HdrLast];
+        hold_q  <= 1'b0;
+        owner_q <= take[o];
+        // The pointer moves past the winner once per packet, at its head.
+        if (!mid_q) begin
+          for (int p = 0; p < 5; p++)
+            if (take[o][p]) ptr_q <= (p == 4) ? 3'd0 : 3'(p + 1);
+        end
+      end else if (out_valid_o[o]) begin
+        hold_q  <= 1'b1;
+        owner_q <= sel[o];
+      end
+    end
+
+`ifndef SYNTHESIS
+    // A packet whose flits disagree on dst would wedge a bound output.
+    always_ff @(posedge clk_i) begin
+      if (!rst_i && (mid_q || hold_q) && (owner_q & head_v) != 5'b00000)
+        assert ((owner_q & ~req) == 5'b00000)
+          else $error("ktpu_router(%0d,%0d): packet on output %0d changed route mid-packet", X, Y, o);
+    end
+`endif
+  end
+
+  always_comb begin
+    pop = 5'b00000;
+    for (int o = 0; o < 5; o++) pop = pop | take[o];
+  end
+
+`ifndef SYNTHESIS
+  // An input's head wants exactly one output, so at most one output takes it.
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      for (int p = 0; p < 5; p++) begin
+        int n;
+        n = 0;
+        for (int o = 0; o < 5; o++) n += int'(take[o][p]);
+        assert (n <= 1) else $error("ktpu_router(%0d,%0d): input %0d taken twice", X, Y, p);
+      end
+      // XY: a flit that arrived moving in Y never turns back to X.
+      assert (!(want[PORT_N][PORT_E] || want[PORT_N][PORT_W] || want[PORT_S][PORT_E] ||
+                want[PORT_S][PORT_W]))
+        else $error("ktpu_router(%0d,%0d): Y-to-X turn (misrouted flit)", X, Y);
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

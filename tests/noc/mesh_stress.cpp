@@ -1,0 +1,216 @@
+// Mesh stress bench (SPEC §7): every node injects random packets (random
+// lengths, random destinations, hot spots) under random back-pressure, for
+// --cycles cycles, then drains. Checks on every delivered flit:
+//   - dst is this node, src is the sender's own coordinates (the header
+//     travels unchanged: a payload checksum covers the rest),
+//   - per source-destination pair, packets arrive in sending order, each
+//     exactly once, flits in order, last on the last flit only,
+//   - packets never interleave at a receiver,
+//   - an output that was valid and not taken holds the same flit,
+// and at the end: every flit sent was received, nothing extra, no strays.
+// Usage: Vktpu_mesh [--cycles N] [--seed S]   (size is compiled in)
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "Vktpu_mesh.h"
+#include "verilated.h"
+
+#ifndef MESH_W
+#define MESH_W 2
+#endif
+#ifndef MESH_H
+#define MESH_H 2
+#endif
+static const int NN = MESH_W * MESH_H;
+static_assert(NN <= 32, "the bench keeps valid/ready vectors in 32 bits");
+
+static uint64_t rng_state;
+static uint32_t rnd() {  // xorshift64*
+  rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+static bool chance(unsigned pct) { return rnd() % 100 < pct; }
+
+struct Flit { uint32_t w[9]; };  // w[8] = header
+
+static uint32_t hdr(int dx, int dy, int sx, int sy, int type, int txn, int last) {
+  return (uint32_t)dx << 28 | (uint32_t)dy << 24 | (uint32_t)sx << 20 | (uint32_t)sy << 16 |
+         (uint32_t)type << 12 | (uint32_t)(txn & 255) << 4 | (uint32_t)last << 3;
+}
+static uint32_t csum(const Flit &f) {
+  uint32_t h = 0x9E3779B9u;
+  for (int i = 0; i < 7; i++) h = (h ^ f.w[i]) * 0x01000193u;
+  return h ^ f.w[8];
+}
+
+static unsigned long long checks, fails;
+#define CHECK(cond, ...)                                          \
+  do {                                                            \
+    checks++;                                                     \
+    if (!(cond)) {                                                \
+      if (fails++ < 10) { printf("FAIL: " __VA_ARGS__); printf("\n"); } \
+    }                                                             \
+  } while (0)
+
+int main(int argc, char **argv) {
+  unsigned long long cycles = 100000, seed = 1;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--cycles") && i + 1 < argc) cycles = strtoull(argv[++i], 0, 0);
+    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
+    else if (argv[i][0] == '+') {}
+    else { fprintf(stderr, "mesh_stress: unknown argument %s\n", argv[i]); return 2; }
+  }
+  rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->randReset(2);
+  ctx->randSeed((int)(seed & 0x7fffffff));
+  ctx->commandArgs(argc, argv);
+  auto m = std::make_unique<Vktpu_mesh>(ctx.get());
+
+  // Sender state.
+  std::vector<std::deque<Flit>> txq(NN);          // flits of queued packets
+  std::vector<std::vector<uint32_t>> seq_tx(NN, std::vector<uint32_t>(NN, 0));
+  std::vector<bool> presenting(NN, false);
+  std::vector<unsigned long long> present_since(NN, 0);
+  unsigned long long max_wait = 0;
+  std::vector<Flit> cur(NN);
+  // Receiver state.
+  std::vector<std::vector<uint32_t>> seq_rx(NN, std::vector<uint32_t>(NN, 0));
+  std::vector<int> open_src(NN, -1);              // packet in progress at receiver
+  std::vector<uint32_t> open_idx(NN, 0), open_len(NN, 0);
+  std::vector<bool> was_stalled(NN, false);
+  std::vector<Flit> stalled(NN);
+  unsigned long long sent = 0, recv = 0, pkts = 0;
+  std::vector<unsigned> ready_pct(NN, 100), inj_pct(NN, 50);
+  int hot = -1;
+
+  auto put_flit = [&](int n, const Flit &f) {
+    for (int i = 0; i < 9; i++) m->node_in_flit_i[n * 9 + i] = f.w[i];
+  };
+  auto get_flit = [&](int n) {
+    Flit f;
+    for (int i = 0; i < 9; i++) f.w[i] = m->node_out_flit_o[n * 9 + i];
+    return f;
+  };
+  auto make_packet = [&](int s) {
+    int d = (hot >= 0 && chance(70)) ? hot : (int)(rnd() % NN);
+    uint32_t len = chance(80) ? 1 + rnd() % 4 : 1 + rnd() % 24;
+    uint32_t sq = seq_tx[s][d]++;
+    uint32_t type = rnd() & 15, r = rnd();
+    for (uint32_t i = 0; i < len; i++) {
+      Flit f;
+      f.w[0] = (uint32_t)s; f.w[1] = (uint32_t)d; f.w[2] = sq; f.w[3] = i; f.w[4] = len;
+      f.w[5] = r; f.w[6] = rnd();
+      f.w[8] = hdr(d % MESH_W, d / MESH_W, s % MESH_W, s / MESH_W, type, sq, i + 1 == len);
+      f.w[7] = csum(f);
+      txq[s].push_back(f);
+    }
+    pkts++;
+  };
+
+  m->clk_i = 0; m->rst_i = 1;
+  m->node_in_valid_i = 0; m->node_out_ready_i = 0;
+  for (int i = 0; i < 4; i++) { m->clk_i = 0; m->eval(); m->clk_i = 1; m->eval(); }
+  m->rst_i = 0;
+
+  unsigned long long cyc = 0, last_progress = 0, limit = cycles + 200000;
+  bool injecting = true;
+  for (; cyc < limit; cyc++) {
+    if (cyc == cycles) injecting = false;
+    // New phase every 2000 cycles: back-pressure per node, hot spot or not.
+    if (cyc % 2000 == 0) {
+      hot = chance(30) ? (int)(rnd() % NN) : -1;
+      for (int n = 0; n < NN; n++) {
+        unsigned k = rnd() % 5;
+        ready_pct[n] = k == 0 ? 5 : k == 1 ? 30 : k == 2 ? 70 : 100;
+        if (k == 4) ready_pct[n] = 0;  // a stretch of total stall
+        inj_pct[n] = 10 + rnd() % 91;
+      }
+    }
+    if (cyc % 2000 == 300)  // total stalls last 300 cycles
+      for (int n = 0; n < NN; n++) if (ready_pct[n] == 0) ready_pct[n] = 50;
+    if (!injecting) for (int n = 0; n < NN; n++) ready_pct[n] = 100;
+
+    uint32_t v = 0, rdy = 0;
+    for (int n = 0; n < NN; n++) {
+      if (!presenting[n]) {
+        if (txq[n].empty() && injecting && chance(inj_pct[n])) make_packet(n);
+        if (!txq[n].empty() && chance(inj_pct[n] / 2 + 50)) {
+          cur[n] = txq[n].front(); txq[n].pop_front(); presenting[n] = true;
+          present_since[n] = cyc;
+        }
+      }
+      if (presenting[n]) { v |= 1u << n; put_flit(n, cur[n]); }
+      if (chance(ready_pct[n])) rdy |= 1u << n;
+    }
+    m->node_in_valid_i = v;
+    m->node_out_ready_i = rdy;
+    m->clk_i = 0; m->eval();
+
+    uint32_t inr = m->node_in_ready_o, ov = m->node_out_valid_o;
+    for (int n = 0; n < NN; n++) {
+      bool valid = ov >> n & 1;
+      Flit f = valid ? get_flit(n) : Flit{};
+      if (was_stalled[n]) {  // hold until taken
+        CHECK(valid && !memcmp(&f, &stalled[n], sizeof f), "node %d: output dropped or changed a flit before it was taken (cycle %llu)", n, cyc);
+      }
+      was_stalled[n] = valid && !(rdy >> n & 1);
+      if (was_stalled[n]) stalled[n] = f;
+      if (valid && (rdy >> n & 1)) {
+        recv++; last_progress = cyc;
+        uint32_t s = f.w[0], d = f.w[1];
+        CHECK(f.w[7] == csum(f), "node %d: corrupt flit (checksum)", n);
+        CHECK(d == (uint32_t)n && (f.w[8] >> 28) == (uint32_t)(n % MESH_W) &&
+              (f.w[8] >> 24 & 15) == (uint32_t)(n / MESH_W), "node %d: flit for node %u delivered here", n, d);
+        CHECK(s < (uint32_t)NN && (f.w[8] >> 20 & 15) == s % MESH_W && (f.w[8] >> 16 & 15) == s / MESH_W,
+              "node %d: src field (%u,%u) is not the sender %u", n, f.w[8] >> 20 & 15, f.w[8] >> 16 & 15, s);
+        CHECK((f.w[8] & 7) == 0, "node %d: rsvd bits set", n);
+        if (s >= (uint32_t)NN) continue;
+        if (open_src[n] >= 0) {  // mid-packet: must be the next flit of it
+          CHECK((int)s == open_src[n] && f.w[3] == open_idx[n],
+                "node %d: packet from %d interleaved with a flit from %u (cycle %llu)", n, open_src[n], s, cyc);
+        } else {
+          CHECK(f.w[3] == 0, "node %d: packet from %u starts at flit %u (flit lost)", n, s, f.w[3]);
+          CHECK(f.w[2] == seq_rx[s][n], "node %d: from %u expected packet %u, got %u (lost, duplicated or reordered)",
+                n, s, seq_rx[s][n], f.w[2]);
+          seq_rx[s][n] = f.w[2] + 1;
+          open_len[n] = f.w[4];
+        }
+        bool last = f.w[8] >> 3 & 1;
+        CHECK(last == (f.w[3] + 1 == open_len[n]), "node %d: last bit wrong at flit %u of %u", n, f.w[3], open_len[n]);
+        if (last) open_src[n] = -1;
+        else { open_src[n] = (int)s; open_idx[n] = f.w[3] + 1; }
+      }
+    }
+    for (int n = 0; n < NN; n++)
+      if ((v >> n & 1) && (inr >> n & 1)) {
+        presenting[n] = false; sent++; last_progress = cyc;
+        if (cyc - present_since[n] > max_wait) max_wait = cyc - present_since[n];
+      }
+    m->clk_i = 1; m->eval();
+
+    if (!injecting) {
+      bool idle = recv == sent;
+      for (int n = 0; n < NN; n++) idle = idle && txq[n].empty() && !presenting[n];
+      if (idle) break;
+    }
+    if (cyc - last_progress > 5000) { printf("FAIL: no progress for 5000 cycles at cycle %llu (deadlock?)\n", cyc); fails++; break; }
+    if (fails > 10) break;
+  }
+  CHECK(recv == sent, "flits sent %llu, received %llu", sent, recv);
+  for (int s = 0; s < NN; s++)
+    for (int d = 0; d < NN; d++)
+      CHECK(seq_rx[s][d] == seq_tx[s][d], "pair %d->%d: %u packets sent, %u received", s, d, seq_tx[s][d], seq_rx[s][d]);
+  for (int n = 0; n < NN; n++) CHECK(open_src[n] < 0, "node %d: packet left open", n);
+  CHECK(m->stray_o == 0, "stray flits: %u", m->stray_o);
+  m->final();
+  printf("longest wait of a flit at injection: %llu cycles\n", max_wait);
+  printf("mesh %dx%d seed %llu: %llu cycles, %llu packets, %llu flits, %llu checks, %llu failed\n",
+         MESH_W, MESH_H, seed, cyc, pkts, recv, checks, fails);
+  return fails ? 1 : 0;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Deliberately broken routers/meshes: each mutant is one textual change to a
+# copy under build/noc_mutants/, and the 3x3 mesh stress must FAIL on it.
+# Proves the stress checks can see each kind of bug. Run by `make regress`
+# (tests/noc/tests.mk); exits non-zero if any mutant survives.
+set -u
+cd "$(dirname "$0")/../.."
+out=build/noc_mutants
+mkdir -p "$out"
+# name | file | perl substitution (must change the file)
+mutants=(
+  "release_mid_packet|rtl/noc/ktpu_router.sv|s/mid_q   <= !flit\[HdrLast\];/mid_q   <= 1'b0;/"
+  "no_hold_until_taken|rtl/noc/ktpu_router.sv|s/assign sel\[o\] = \(mid_q \|\| hold_q\)/assign sel[o] = (mid_q)/"
+  "route_y_wrong_way|rtl/noc/ktpu_router.sv|s/else if \(dy > 4'\(Y\)\) want\[p\]\[PORT_S\]/else if (dy > 4'(Y)) want[p][PORT_N]/"
+  "route_x_off_by_one|rtl/noc/ktpu_router.sv|s/if \(dx > 4'\(X\)\)      want/if (dx > 4'(X+1))    want/"
+  "drop_when_ready_low|rtl/noc/ktpu_router.sv|s/assign take\[o\]               = out_ready_i\[o\] \? sel\[o\] : 5'b00000;/assign take[o] = sel[o];/"
+  "fifo_overwrite_when_full|rtl/noc/ktpu_router.sv|s/assign in_ready_o\[p\] = \(cnt_q != \(PtrW\+1\)'\(FifoDepth\)\);/assign in_ready_o[p] = 1'b1;/"
+  "arbiter_grants_two|rtl/noc/ktpu_router.sv|s/if \(req\[idx\]\) pick = 5'b00001 << idx;/if (req[idx]) pick = pick | (5'b00001 << idx);/"
+  "mesh_wrong_neighbour|rtl/noc/ktpu_mesh.sv|s/assign r_in_flit\[Me\]\[PORT_N\*F \+: F\] = r_out_flit\[NN\]\[PORT_S\*F \+: F\];/assign r_in_flit[Me][PORT_N*F +: F] = r_out_flit[NN][PORT_E*F +: F];/"
+)
+survived=0
+for m in "${mutants[@]}"; do
+  IFS='|' read -r name file sub <<<"$m"
+  d=$out/$name; mkdir -p "$d"
+  cp rtl/noc/ktpu_router.sv rtl/noc/ktpu_mesh.sv "$d/"
+  perl -pi -e "$sub" "$d/$(basename "$file")"
+  if cmp -s "$file" "$d/$(basename "$file")"; then
+    echo "mutant $name: substitution did not apply (update this script)"; survived=1; continue
+  fi
+  if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
+       --assert -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=3" -Ibuild/gen build/gen/ktpu_pkg.sv \
+       -GWidth=3 -GHeight=3 --top-module ktpu_mesh --Mdir "$d/obj" -o Vktpu_mesh \
+       "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" "$PWD/tests/noc/mesh_stress.cpp" >"$d/build.log" 2>&1; then
+    echo "mutant $name: build failed (see $d/build.log)"; survived=1; continue
+  fi
+  if "$d/obj/Vktpu_mesh" --cycles 30000 --seed 5 >"$d/run.log" 2>&1; then
+    echo "mutant $name: SURVIVED (stress passed on a broken design)"; survived=1
+  else
+    echo "mutant $name: caught -- $(grep -m1 -E 'FAIL|Assertion|Error|error' "$d/run.log" | cut -c1-110)"
+  fi
+done
+[ $survived -eq 0 ] && echo "noc mutants: all ${#mutants[@]} caught"
+[ $survived -eq 0 ]

@@ -1,0 +1,19 @@
+# Mesh stress: every node injects random packets under random back-pressure
+# (tests/noc/mesh_stress.cpp). 2x2 and 3x3 in `make test`, 4x4 and more
+# seeds in `make regress`, and the deliberately broken routers of
+# tests/noc/mutants.sh (each must fail the stress) in `make regress`.
+define noc_mesh_bench
+$(eval $(call verilate,noc_mesh$(1)x$(2),ktpu_mesh,$(NOC_SRCS) tests/noc/mesh_stress.cpp,\
+  -GWidth=$(1) -GHeight=$(2) -CFLAGS -DMESH_W=$(1) -CFLAGS -DMESH_H=$(2)))
+endef
+$(call noc_mesh_bench,2,2)
+$(call noc_mesh_bench,3,3)
+$(call noc_mesh_bench,4,4)
+
+TESTS += noc_mesh2x2 noc_mesh3x3
+TEST_CMD.noc_mesh2x2 := $(VL_DIR)/noc_mesh2x2/Vktpu_mesh --cycles 100000 --seed 1
+TEST_CMD.noc_mesh3x3 := $(VL_DIR)/noc_mesh3x3/Vktpu_mesh --cycles 100000 --seed 2
+TEST_DEPS += $(VL_DIR)/noc_mesh2x2/Vktpu_mesh $(VL_DIR)/noc_mesh3x3/Vktpu_mesh
+
+REGRESS_DEPS += $(VL_DIR)/noc_mesh4x4/Vktpu_mesh $(VL_DIR)/noc_mesh3x3/Vktpu_mesh
+REGRESS_CMDS += tests/noc/regress.sh
