@@ -1,0 +1,9 @@
+# DSP48E2 model and mx_mac (docs/datapath.md). The model itself is selected
+# by $(DSP48E2_SRCS) in the top Makefile (ours, or the vendor's).
+MX_MAC_SRCS := rtl/dsp/ktpu_mx_mac.sv
+
+# Synthesis reads mx_mac without any DSP48E2 model: Yosys's own cell library
+# provides the primitive.
+SYNTH_BLOCKS += mx_mac
+SYNTH_TOP.mx_mac  := ktpu_mx_mac
+SYNTH_SRCS.mx_mac := $(MX_MAC_SRCS)

@@ -1,0 +1,7 @@
+# Tensor datapath benches (docs/datapath.md); flags as in tests/dsp/tests.mk.
+$(eval $(call verilate,tensor_cluster_dp,tb_cluster_dp,$(DSP48E2_SRCS) $(CLUSTER_DP_SRCS) \
+  tests/tensor/tb_cluster_dp.sv tests/tensor/cluster_dp_tb.cpp,$(DP_VFLAGS)))
+
+TESTS += tensor_cluster_dp
+TEST_CMD.tensor_cluster_dp := $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp 1 2000
+TEST_DEPS += $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp
