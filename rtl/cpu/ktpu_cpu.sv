@@ -1,0 +1,523 @@
+// ktpu_cpu: the RV32IM + Zicsr machine-mode sequencer core (SPEC §2, §9).
+//
+// Two stages behind a synchronous instruction RAM:
+//   F  the fetch address (next_pc, computed in X) is registered by the RAM
+//   X  decode, register read, ALU, branch, CSR, trap, data-bus request
+//   W  register write; a load's data arrives here (bus rvalid) and is
+//      forwarded to X in the same cycle
+// Because X computes the next fetch address combinationally, a taken branch,
+// a jump, a trap and mret cost no bubble: the common instruction, loads
+// included, takes one cycle. Multi-cycle: M-extension ops (3 cycles for
+// multiply, 34 for divide), a load's W stage waiting on a slow target (X
+// holds while W waits), and a bus that does not grant.
+//
+// Data bus: dbus_req_o with we/addr/be/wdata is held until dbus_gnt_i.
+// dbus_err_i, valid with gnt, refuses the access (nothing is done) and makes
+// the instruction trap with an access fault. A granted read answers with
+// dbus_rvalid_i (one or more cycles later; one read in flight at most).
+// A granted write needs no answer.
+//
+// Fetch: the instruction RAM holds IMemBytes from address 0; a pc outside it
+// takes an instruction access fault instead of wrapping.
+//
+// Simulation only: every retirement (and every trap) is reported through the
+// DPI function ktpu_rvfi_retire (sim/harness) for the lockstep check.
+`default_nettype none
+
+module ktpu_cpu #(
+  parameter logic [31:0] ResetPc   = 32'h0000_0000,
+  parameter int          IMemBytes = 131072
+) (
+  input  wire logic        clk_i,
+  input  wire logic        rst_i,
+  // instruction RAM read port, 1-cycle latency
+  output logic [31:0]      imem_addr_o,
+  input  wire logic [31:0] imem_rdata_i,
+  // data bus
+  output logic             dbus_req_o,
+  output logic             dbus_we_o,
+  output logic [31:0]      dbus_addr_o,
+  output logic [3:0]       dbus_be_o,
+  output logic [31:0]      dbus_wdata_o,
+  input  wire logic        dbus_gnt_i,
+  input  wire logic        dbus_err_i,
+  input  wire logic        dbus_rvalid_i,
+  input  wire logic [31:0] dbus_rdata_i,
+  // interrupts (levels) and the platform timer for the `time` CSR
+  input  wire logic        irq_timer_i,
+  input  wire logic        irq_ext_i,
+  input  wire logic [63:0] mtime_i
+);
+  localparam int IMemBits = $clog2(IMemBytes);
+  if ((1 << IMemBits) != IMemBytes || IMemBits < 3 || IMemBits > 31) begin : gen_bad_imem
+    $error("ktpu_cpu: IMemBytes must be a power of two, 8 .. 2^31");
+  end
+  if (ResetPc[1:0] != 2'b00) begin : gen_bad_reset_pc
+    $error("ktpu_cpu: ResetPc must be 4-byte aligned");
+  end
+
+  // mcause codes (privileged spec, table 3.6)
+  localparam logic [4:0] CauseInsnMisaligned  = 5'd0;
+  localparam logic [4:0] CauseInsnAccess      = 5'd1;
+  localparam logic [4:0] CauseIllegal         = 5'd2;
+  localparam logic [4:0] CauseBreakpoint      = 5'd3;
+  localparam logic [4:0] CauseLoadMisaligned  = 5'd4;
+  localparam logic [4:0] CauseLoadAccess      = 5'd5;
+  localparam logic [4:0] CauseStoreMisaligned = 5'd6;
+  localparam logic [4:0] CauseStoreAccess     = 5'd7;
+  localparam logic [4:0] CauseEcallM          = 5'd11;
+  localparam logic [4:0] CauseIrqTimer        = 5'd7;
+  localparam logic [4:0] CauseIrqExt          = 5'd11;
+
+  // ------------------------------------------------------------------ state
+  logic [31:0] pc_q;          // pc of the instruction in X
+  logic        x_valid_q;     // imem_rdata_i holds the word at pc_q
+
+  logic        w_valid_q, w_wr_q, w_load_q, w_ld_uns_q;
+  logic [4:0]  w_rd_q;
+  logic [1:0]  w_ld_size_q, w_ld_off_q;
+  logic [31:0] w_result_q;
+
+  logic [31:0] rf [32];       // LUTRAM, x0 masked on read, never reset
+
+  // CSRs
+  logic        mie_q, mpie_q;           // mstatus.MIE, mstatus.MPIE
+  logic        mtie_q, meie_q;          // mie.MTIE, mie.MEIE
+  logic [29:0] mtvec_q, mepc_q;         // 4-byte aligned: low bits read 0
+  logic        mcause_irq_q;
+  logic [4:0]  mcause_code_q;
+  logic [31:0] mtval_q, mscratch_q;
+  logic [63:0] mcycle_q, minstret_q;
+
+  // ------------------------------------------------------------------ decode
+  logic [31:0] insn;
+  assign insn = imem_rdata_i;
+  logic [6:0] opcode, funct7;
+  logic [2:0] funct3;
+  logic [4:0] rd, rs1, rs2;
+  assign opcode = insn[6:0];
+  assign rd     = insn[11:7];
+  assign funct3 = insn[14:12];
+  assign rs1    = insn[19:15];
+  assign rs2    = insn[24:20];
+  assign funct7 = insn[31:25];
+
+  logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j;
+  assign imm_i = {{20{insn[31]}}, insn[31:20]};
+  assign imm_s = {{20{insn[31]}}, insn[31:25], insn[11:7]};
+  assign imm_b = {{19{insn[31]}}, insn[31], insn[7], insn[30:25], insn[11:8], 1'b0};
+  assign imm_u = {insn[31:12], 12'd0};
+  assign imm_j = {{11{insn[31]}}, insn[31], insn[19:12], insn[20], insn[30:21], 1'b0};
+
+  localparam logic [6:0] OpLui = 7'b0110111, OpAuipc = 7'b0010111, OpJal = 7'b1101111,
+                         OpJalr = 7'b1100111, OpBranch = 7'b1100011, OpLoad = 7'b0000011,
+                         OpStore = 7'b0100011, OpImm = 7'b0010011, OpReg = 7'b0110011,
+                         OpFence = 7'b0001111, OpSystem = 7'b1110011;
+
+  logic is_lui, is_auipc, is_jal, is_jalr, is_branch, is_load, is_store, is_opimm, is_op;
+  logic is_fence, is_csr, is_ecall, is_ebreak, is_mret, is_wfi, is_muldiv, legal;
+  always_comb begin
+    is_lui    = opcode == OpLui;
+    is_auipc  = opcode == OpAuipc;
+    is_jal    = opcode == OpJal;
+    is_jalr   = opcode == OpJalr && funct3 == 3'b000;
+    is_branch = opcode == OpBranch && funct3 != 3'b010 && funct3 != 3'b011;
+    is_load   = opcode == OpLoad && funct3 != 3'b011 && funct3 != 3'b110 && funct3 != 3'b111;
+    is_store  = opcode == OpStore && !funct3[2] && funct3[1:0] != 2'b11;
+    // Shifts: funct7 must be 0000000 (or 0100000 for SRAI); imm[5] = insn[25]
+    // set is therefore illegal, as RV32 requires.
+    is_opimm  = opcode == OpImm &&
+                (funct3 == 3'b001 ? funct7 == 7'b0000000 :
+                 funct3 == 3'b101 ? (funct7 == 7'b0000000 || funct7 == 7'b0100000) : 1'b1);
+    is_muldiv = opcode == OpReg && funct7 == 7'b0000001;
+    is_op     = opcode == OpReg && (funct7 == 7'b0000000 ||
+                (funct7 == 7'b0100000 && (funct3 == 3'b000 || funct3 == 3'b101)));
+    // fence (any pred/succ/fm) and fence.i: nothing is buffered between a
+    // store and the fetch port (the store is in RAM before the next fetch is
+    // issued), so both are no-ops here.
+    is_fence  = opcode == OpFence && (funct3 == 3'b000 || funct3 == 3'b001);
+    is_csr    = opcode == OpSystem && funct3 != 3'b000 && funct3 != 3'b100;
+    is_ecall  = insn == 32'h0000_0073;
+    is_ebreak = insn == 32'h0010_0073;
+    is_mret   = insn == 32'h3020_0073;
+    is_wfi    = insn == 32'h1050_0073;   // a legal no-op: interrupts are polled every cycle
+    legal     = is_lui | is_auipc | is_jal | is_jalr | is_branch | is_load | is_store |
+                is_opimm | is_op | is_muldiv | is_fence | is_csr | is_ecall | is_ebreak |
+                is_mret | is_wfi;
+  end
+
+  // ------------------------------------------------------------------ operands
+  logic [31:0] ld_data, w_wdata;
+  logic        w_wait;    // a load in W whose data has not arrived
+  assign w_wait  = w_valid_q && w_load_q && !dbus_rvalid_i;
+  assign w_wdata = w_load_q ? ld_data : w_result_q;
+
+  logic [31:0] a, b;
+  always_comb begin
+    a = (rs1 == 5'd0) ? 32'd0 : (w_valid_q && w_wr_q && w_rd_q == rs1) ? w_wdata : rf[rs1];
+    b = (rs2 == 5'd0) ? 32'd0 : (w_valid_q && w_wr_q && w_rd_q == rs2) ? w_wdata : rf[rs2];
+  end
+
+  // ------------------------------------------------------------------ ALU
+  // One 33-bit adder serves add/sub, the comparisons, branch conditions,
+  // load/store addresses and the jalr target; one right shifter serves all
+  // three shifts (SLL by reversing in and out). Size before speed (SPEC §9).
+  logic [31:0] alu_b;
+  always_comb begin
+    if (is_op || is_branch) alu_b = b;
+    else if (is_store)      alu_b = imm_s;
+    else                    alu_b = imm_i;
+  end
+  logic        negate;
+  assign negate = is_branch || ((is_op || is_opimm) && (funct3 == 3'b010 || funct3 == 3'b011)) ||
+                  (is_op && funct3 == 3'b000 && funct7[5]);
+  logic [32:0] addsub;
+  assign addsub = {1'b0, a} + {1'b0, negate ? ~alu_b : alu_b} + 33'(negate);
+  logic [31:0] sum;
+  assign sum = addsub[31:0];
+  logic lt, ltu, eq;
+  assign ltu = !addsub[32];                                  // borrow out of a - b
+  assign lt  = (a[31] == alu_b[31]) ? addsub[31] : a[31];
+  assign eq  = a == b;
+
+  // Written as five explicit stages: Yosys 0.23 maps a `>>>` of this shape
+  // to roughly ten times the LUTs of the plain logarithmic shifter.
+  logic [31:0] sh_in, sh_out, sh_rev;
+  logic [31:0] sh_st [6];
+  logic        sh_fill;
+  always_comb begin
+    for (int i = 0; i < 32; i++) sh_in[i] = (funct3 == 3'b001) ? a[31-i] : a[i];
+    sh_fill  = funct7[5] & a[31] & (funct3 == 3'b101);
+    sh_st[0] = sh_in;
+    sh_st[1] = alu_b[0] ? {{1{sh_fill}},  sh_st[0][31:1]}  : sh_st[0];
+    sh_st[2] = alu_b[1] ? {{2{sh_fill}},  sh_st[1][31:2]}  : sh_st[1];
+    sh_st[3] = alu_b[2] ? {{4{sh_fill}},  sh_st[2][31:4]}  : sh_st[2];
+    sh_st[4] = alu_b[3] ? {{8{sh_fill}},  sh_st[3][31:8]}  : sh_st[3];
+    sh_st[5] = alu_b[4] ? {{16{sh_fill}}, sh_st[4][31:16]} : sh_st[4];
+    sh_out   = sh_st[5];
+    for (int i = 0; i < 32; i++) sh_rev[i] = sh_out[31-i];
+  end
+
+  logic [31:0] alu_out;
+  always_comb begin
+    unique case (funct3)
+      3'b000:  alu_out = sum;
+      3'b001:  alu_out = sh_rev;
+      3'b010:  alu_out = {31'd0, lt};
+      3'b011:  alu_out = {31'd0, ltu};
+      3'b100:  alu_out = a ^ alu_b;
+      3'b101:  alu_out = sh_out;
+      3'b110:  alu_out = a | alu_b;
+      default: alu_out = a & alu_b;
+    endcase
+  end
+
+  logic br_taken;
+  always_comb begin
+    unique case (funct3)
+      3'b000:  br_taken = eq;
+      3'b001:  br_taken = !eq;
+      3'b100:  br_taken = lt;
+      3'b101:  br_taken = !lt;
+      3'b110:  br_taken = ltu;
+      default: br_taken = !ltu;
+    endcase
+  end
+
+  logic        jump;        // control transfer taken by this instruction
+  logic [31:0] jump_target, pc_plus4, pc_imm;
+  assign pc_plus4 = pc_q + 32'd4;
+  assign pc_imm   = pc_q + (is_auipc ? imm_u : is_jal ? imm_j : imm_b);
+  always_comb begin
+    jump        = is_jal | is_jalr | (is_branch & br_taken);
+    jump_target = is_jalr ? {sum[31:1], 1'b0} : pc_imm;
+  end
+
+  // ------------------------------------------------------------------ memory
+  logic [31:0] mem_addr;
+  logic        mem_misaligned;
+  assign mem_addr = sum;
+  always_comb begin
+    unique case (funct3[1:0])
+      2'b00:   mem_misaligned = 1'b0;
+      2'b01:   mem_misaligned = mem_addr[0];
+      default: mem_misaligned = mem_addr[1:0] != 2'b00;
+    endcase
+  end
+
+  // ------------------------------------------------------------------ CSRs
+  logic [11:0] csr_addr;
+  assign csr_addr = insn[31:20];
+  logic [31:0] csr_rdata, csr_src, csr_wdata;
+  logic        csr_known, csr_write;
+  assign csr_src   = funct3[2] ? {27'd0, rs1} : a;
+  // csrrs/csrrc (and the immediate forms) with rs1 field 0 do not write.
+  assign csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
+  always_comb begin
+    unique case (funct3[1:0])
+      2'b01:   csr_wdata = csr_src;
+      2'b10:   csr_wdata = csr_rdata | csr_src;
+      default: csr_wdata = csr_rdata & ~csr_src;
+    endcase
+  end
+
+  always_comb begin
+    csr_known = 1'b1;
+    unique case (csr_addr)
+      12'h300: csr_rdata = {19'd0, 2'b11, 3'd0, mpie_q, 3'd0, mie_q, 3'd0};  // MPP = M always
+      12'h301: csr_rdata = 32'h4000_1100;                                   // MXL=1, I, M
+      12'h304: csr_rdata = {20'd0, meie_q, 3'd0, mtie_q, 7'd0};
+      12'h305: csr_rdata = {mtvec_q, 2'b00};                                // direct mode only
+      12'h340: csr_rdata = mscratch_q;
+      12'h341: csr_rdata = {mepc_q, 2'b00};
+      12'h342: csr_rdata = {mcause_irq_q, 26'd0, mcause_code_q};
+      12'h343: csr_rdata = mtval_q;
+      12'h344: csr_rdata = {20'd0, irq_ext_i, 3'd0, irq_timer_i, 7'd0};
+      12'hB00, 12'hC00: csr_rdata = mcycle_q[31:0];
+      12'hB80, 12'hC80: csr_rdata = mcycle_q[63:32];
+      12'hB02, 12'hC02: csr_rdata = minstret_q[31:0];
+      12'hB82, 12'hC82: csr_rdata = minstret_q[63:32];
+      12'hC01: csr_rdata = mtime_i[31:0];
+      12'hC81: csr_rdata = mtime_i[63:32];
+      12'hF11, 12'hF12, 12'hF13, 12'hF14, 12'hF15: csr_rdata = 32'd0;
+      default: begin csr_rdata = 32'd0; csr_known = 1'b0; end
+    endcase
+  end
+  // Addresses 0xC.. and 0xF.. are read-only by their encoding (bits 11:10).
+  logic csr_illegal;
+  assign csr_illegal = !csr_known || (csr_write && csr_addr[11:10] == 2'b11);
+
+  // ------------------------------------------------------------------ M ext
+  logic        md_done, md_busy, md_req;
+  logic [31:0] md_result;
+  ktpu_cpu_muldiv u_muldiv (
+    .clk_i, .rst_i,
+    .req_i   (md_req),
+    .op_i    (funct3),
+    .a_i     (a),
+    .b_i     (b),
+    .busy_o  (md_busy),
+    .done_o  (md_done),
+    .result_o(md_result)
+  );
+
+  // ------------------------------------------------------------------ traps
+  logic irq_pending, irq_take;
+  logic [4:0] irq_cause;
+  assign irq_pending = mie_q && ((mtie_q && irq_timer_i) || (meie_q && irq_ext_i));
+  assign irq_cause   = (meie_q && irq_ext_i) ? CauseIrqExt : CauseIrqTimer;
+
+  logic fetch_fault;
+  assign fetch_fault = pc_q[31:IMemBits] != '0;
+
+  // Exceptions decided from the instruction alone, in priority order.
+  logic       exc;
+  logic [4:0] exc_cause;
+  logic [31:0] exc_tval;
+  always_comb begin
+    exc = 1'b1; exc_cause = CauseIllegal; exc_tval = insn;
+    if (fetch_fault) begin
+      exc_cause = CauseInsnAccess; exc_tval = pc_q;
+    end else if (!legal || (is_csr && csr_illegal)) begin
+      exc_cause = CauseIllegal; exc_tval = insn;
+    end else if (is_ecall) begin
+      exc_cause = CauseEcallM; exc_tval = 32'd0;
+    end else if (is_ebreak) begin
+      exc_cause = CauseBreakpoint; exc_tval = pc_q;
+    end else if (jump && jump_target[1]) begin
+      exc_cause = CauseInsnMisaligned; exc_tval = jump_target;
+    end else if ((is_load || is_store) && mem_misaligned) begin
+      exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = mem_addr;
+    end else begin
+      exc = 1'b0;
+    end
+  end
+
+  // ------------------------------------------------------------------ control
+  logic go;           // X holds a real instruction this cycle
+  assign go = x_valid_q && !rst_i && !w_wait;
+  // Once an M op has started it finishes before an interrupt may cut in.
+  assign irq_take = go && irq_pending && !md_busy;
+  assign md_req   = go && is_muldiv && !exc && !irq_take;
+
+  logic mem_op;
+  assign mem_op = go && !irq_take && !exc && (is_load || is_store);
+  assign dbus_req_o   = mem_op;
+  assign dbus_we_o    = is_store;
+  assign dbus_addr_o  = {mem_addr[31:2], 2'b00};
+  always_comb begin
+    unique case (funct3[1:0])
+      2'b00:   begin dbus_be_o = 4'b0001 << mem_addr[1:0]; dbus_wdata_o = {4{b[7:0]}}; end
+      2'b01:   begin dbus_be_o = 4'b0011 << mem_addr[1:0]; dbus_wdata_o = {2{b[15:0]}}; end
+      default: begin dbus_be_o = 4'b1111;                  dbus_wdata_o = b; end
+    endcase
+  end
+
+  logic bus_fault, trap, fire;
+  assign bus_fault = mem_op && dbus_gnt_i && dbus_err_i;
+  // X completes this cycle (retires or traps)
+  assign fire = go && (irq_take || exc || bus_fault ||
+                       (is_muldiv ? md_done : (!mem_op || dbus_gnt_i)));
+  assign trap = irq_take || exc || bus_fault;
+
+  logic [4:0]  trap_cause;
+  logic [31:0] trap_tval;
+  always_comb begin
+    if (irq_take)       begin trap_cause = irq_cause; trap_tval = 32'd0; end
+    else if (exc)       begin trap_cause = exc_cause; trap_tval = exc_tval; end
+    else                begin trap_cause = is_store ? CauseStoreAccess : CauseLoadAccess;
+                              trap_tval  = mem_addr; end
+  end
+
+  logic [31:0] next_pc;
+  always_comb begin
+    if (!fire)                next_pc = pc_q;
+    else if (trap)            next_pc = {mtvec_q, 2'b00};
+    else if (is_mret)         next_pc = {mepc_q, 2'b00};
+    else if (jump)            next_pc = jump_target;
+    else                      next_pc = pc_plus4;
+  end
+  assign imem_addr_o = next_pc;
+
+  // Result of the X instruction (loads fill theirs in W).
+  logic [31:0] x_result;
+  logic        x_wr;
+  always_comb begin
+    x_wr = (rd != 5'd0) && !(is_branch || is_store || is_fence || is_ecall ||
+                             is_ebreak || is_mret || is_wfi);
+    if (is_lui)                  x_result = imm_u;
+    else if (is_auipc)           x_result = pc_imm;
+    else if (is_jal || is_jalr)  x_result = pc_plus4;
+    else if (is_csr)             x_result = csr_rdata;
+    else if (is_muldiv)          x_result = md_result;
+    else                         x_result = alu_out;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      pc_q      <= ResetPc;
+      x_valid_q <= 1'b0;
+      w_valid_q <= 1'b0;
+    end else begin
+      pc_q      <= next_pc;
+      x_valid_q <= 1'b1;
+      if (!w_wait) w_valid_q <= fire;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (fire) begin
+      w_wr_q      <= x_wr && !trap;
+      w_load_q    <= is_load && !trap;
+      w_rd_q      <= rd;
+      w_result_q  <= x_result;
+      w_ld_size_q <= funct3[1:0];
+      w_ld_uns_q  <= funct3[2];
+      w_ld_off_q  <= mem_addr[1:0];
+    end
+  end
+
+  // Load data: select the addressed bytes of the bus word and extend.
+  logic [31:0] ld_word;
+  assign ld_word = dbus_rdata_i >> {w_ld_off_q, 3'b000};
+  always_comb begin
+    unique case (w_ld_size_q)
+      2'b00:   ld_data = {{24{!w_ld_uns_q & ld_word[7]}}, ld_word[7:0]};
+      2'b01:   ld_data = {{16{!w_ld_uns_q & ld_word[15]}}, ld_word[15:0]};
+      default: ld_data = ld_word;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (w_valid_q && w_wr_q && !w_wait) rf[w_rd_q] <= w_wdata;
+  end
+
+  // ------------------------------------------------------------------ CSR update
+  logic csr_we;
+  assign csr_we = fire && !trap && is_csr && csr_write;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      mie_q         <= 1'b0;
+      mpie_q        <= 1'b0;
+      mtie_q        <= 1'b0;
+      meie_q        <= 1'b0;
+      mtvec_q       <= 30'd0;
+      mepc_q        <= 30'd0;
+      mcause_irq_q  <= 1'b0;
+      mcause_code_q <= 5'd0;
+      mtval_q       <= 32'd0;
+      mscratch_q    <= 32'd0;
+      mcycle_q      <= 64'd0;
+      minstret_q    <= 64'd0;
+    end else begin
+      mcycle_q <= mcycle_q + 64'd1;
+      if (fire && !trap) minstret_q <= minstret_q + 64'd1;
+      if (fire && trap) begin
+        mepc_q        <= pc_q[31:2];
+        mcause_irq_q  <= irq_take;
+        mcause_code_q <= trap_cause;
+        mtval_q       <= trap_tval;
+        mpie_q        <= mie_q;
+        mie_q         <= 1'b0;
+      end else if (fire && is_mret) begin
+        mie_q  <= mpie_q;
+        mpie_q <= 1'b1;
+      end
+      // A CSR write lands after the instruction's own counter increment, so
+      // the written value is what the next instruction reads.
+      if (csr_we) begin
+        unique case (csr_addr)
+          12'h300: begin mie_q <= csr_wdata[3]; mpie_q <= csr_wdata[7]; end
+          12'h304: begin mtie_q <= csr_wdata[7]; meie_q <= csr_wdata[11]; end
+          12'h305: mtvec_q    <= csr_wdata[31:2];
+          12'h340: mscratch_q <= csr_wdata;
+          12'h341: mepc_q     <= csr_wdata[31:2];
+          12'h342: begin mcause_irq_q <= csr_wdata[31]; mcause_code_q <= csr_wdata[4:0]; end
+          12'h343: mtval_q    <= csr_wdata;
+          12'hB00: mcycle_q[31:0]    <= csr_wdata;
+          12'hB80: mcycle_q[63:32]   <= csr_wdata;
+          12'hB02: minstret_q[31:0]  <= csr_wdata;
+          12'hB82: minstret_q[63:32] <= csr_wdata;
+          default: ;   // read-only or WARL-ignored (misa, mip, ids)
+        endcase
+      end
+    end
+  end
+
+`ifdef VERILATOR
+  // ------------------------------------------------------------------ RVFI-like trace
+  // One call per instruction leaving W (retired or trapped) and per interrupt
+  // taken. Registers below exist only in simulation.
+  import "DPI-C" function void ktpu_rvfi_retire(
+    input int unsigned pc, input int unsigned insn, input int unsigned next_pc,
+    input int unsigned trap, input int unsigned cause, input int unsigned rd,
+    input int unsigned rd_wdata, input int unsigned mem_addr, input int unsigned mem_rmask,
+    input int unsigned mem_wmask, input int unsigned mem_wdata, input int unsigned mem_rdata);
+
+  logic [31:0] t_pc_q, t_insn_q, t_next_q, t_addr_q, t_wdata_q;
+  logic [31:0] t_cause_q;
+  logic [3:0]  t_rmask_q, t_wmask_q;
+  logic        t_trap_q;
+  always_ff @(posedge clk_i) begin
+    if (fire) begin
+      t_pc_q    <= pc_q;
+      t_insn_q  <= insn;
+      t_next_q  <= next_pc;
+      t_trap_q  <= trap;
+      t_cause_q <= {irq_take, 26'd0, trap_cause};
+      t_addr_q  <= mem_addr;
+      t_rmask_q <= (mem_op && !trap && !is_store) ? dbus_be_o : 4'd0;
+      t_wmask_q <= (mem_op && !trap && is_store) ? dbus_be_o : 4'd0;
+      t_wdata_q <= dbus_wdata_o;
+    end
+    if (!rst_i && w_valid_q && !w_wait)
+      ktpu_rvfi_retire(t_pc_q, t_insn_q, t_next_q, 32'(t_trap_q), t_cause_q,
+                       w_wr_q ? 32'(w_rd_q) : 32'd0, w_wr_q ? w_wdata : 32'd0,
+                       t_addr_q, 32'(t_rmask_q), 32'(t_wmask_q), t_wdata_q,
+                       w_load_q ? dbus_rdata_i : 32'd0);
+  end
+`endif
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,114 @@
+// ktpu_cpu_muldiv: the M extension for ktpu_cpu.
+//
+// Multiply: operands registered, one 33x33 signed product registered (Yosys
+// maps the `*` onto DSP48E2s; those registers are not reset so they can be
+// absorbed into the primitive), result three cycles after req_i rises.
+// Divide: restoring, one quotient bit per cycle, 34 cycles. Signs are
+// stripped at the start and put back at the end, so one unsigned datapath
+// serves DIV/DIVU/REM/REMU; the RISC-V special cases (divide by zero gives
+// quotient all ones and remainder = dividend; -2^31 / -1 gives -2^31, rem 0)
+// fall out of the unsigned loop plus "no quotient negation when b == 0".
+//
+// Handshake: req_i is held high with op_i/a_i/b_i stable until done_o pulses
+// (one cycle, result_o valid in it). The unit is idle in the cycle after done,
+// so a back-to-back M instruction starts cleanly.
+`default_nettype none
+
+module ktpu_cpu_muldiv (
+  input  wire logic        clk_i,
+  input  wire logic        rst_i,
+  input  wire logic        req_i,
+  input  wire logic [2:0]  op_i,    // funct3 of the OP / funct7=1 encoding
+  input  wire logic [31:0] a_i,
+  input  wire logic [31:0] b_i,
+  output logic             busy_o,   // an op has started and not finished
+  output logic             done_o,
+  output logic [31:0]      result_o
+);
+  // funct3: 000 MUL, 001 MULH, 010 MULHSU, 011 MULHU,
+  //         100 DIV, 101 DIVU, 110 REM, 111 REMU
+  logic is_div;
+  assign is_div = op_i[2];
+
+  typedef enum logic [1:0] {Idle, Mul, Div} state_e;
+  state_e      state_q;
+  logic [5:0]  cnt_q;
+
+  // ---- multiplier (DSP) ----
+  logic signed [32:0] ma_q, mb_q;
+  logic signed [65:0] mp_q;
+  logic a_signed, b_signed;
+  assign a_signed = (op_i == 3'b001) || (op_i == 3'b010);
+  assign b_signed = (op_i == 3'b001);
+  always_ff @(posedge clk_i) begin
+    ma_q <= {a_signed & a_i[31], a_i};
+    mb_q <= {b_signed & b_i[31], b_i};
+    mp_q <= ma_q * mb_q;
+  end
+
+  // ---- divider ----
+  logic [31:0] dvs_q, quo_q, rem_q;
+  logic        neg_q_q, neg_r_q;
+  logic        div_signed;
+  assign div_signed = !op_i[0];
+  logic [31:0] a_abs, b_abs;
+  assign a_abs = (div_signed && a_i[31]) ? 32'd0 - a_i : a_i;
+  assign b_abs = (div_signed && b_i[31]) ? 32'd0 - b_i : b_i;
+  logic [32:0] trial;
+  assign trial = {rem_q, quo_q[31]} - {1'b0, dvs_q};
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      state_q <= Idle;
+      cnt_q   <= 6'd0;
+    end else begin
+      unique case (state_q)
+        Idle: if (req_i) begin
+          state_q <= is_div ? Div : Mul;
+          cnt_q   <= is_div ? 6'd32 : 6'd1;
+        end
+        Mul, Div: begin
+          cnt_q <= cnt_q - 6'd1;
+          if (cnt_q == 6'd0) state_q <= Idle;
+        end
+        default: state_q <= Idle;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (state_q == Idle) begin
+      dvs_q   <= b_abs;
+      quo_q   <= a_abs;
+      rem_q   <= 32'd0;
+      neg_q_q <= div_signed && (a_i[31] ^ b_i[31]) && (b_i != 32'd0);
+      neg_r_q <= div_signed && a_i[31];
+    end else if (state_q == Div && cnt_q != 6'd0) begin
+      if (!trial[32]) begin
+        rem_q <= trial[31:0];
+        quo_q <= {quo_q[30:0], 1'b1};
+      end else begin
+        rem_q <= {rem_q[30:0], quo_q[31]};
+        quo_q <= {quo_q[30:0], 1'b0};
+      end
+    end
+  end
+
+  assign busy_o = state_q != Idle;
+  assign done_o = busy_o && (cnt_q == 6'd0);
+
+  always_comb begin
+    unique case (op_i)
+      3'b000:  result_o = mp_q[31:0];
+      3'b001, 3'b010, 3'b011: result_o = mp_q[63:32];
+      3'b100, 3'b101: result_o = neg_q_q ? 32'd0 - quo_q : quo_q;
+      default: result_o = neg_r_q ? 32'd0 - rem_q : rem_q;
+    endcase
+  end
+
+  // mp_q[65:64] are sign copies of a 33x33 product that never needs them.
+  logic unused;
+  assign unused = ^mp_q[65:64];
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,215 @@
+// ktpu_soc_mmio: the SoC's register block at MMIO_BASE (register map in
+// data/ktpu.def, described in docs/soc.md): UART byte channels, the platform
+// timer, the simulation mailbox and exit register, performance counters and
+// the CPU's mesh port.
+//
+// Bus: a request is decoded combinationally; gnt_o falls only while a store
+// would overwrite a byte or flit that has not left yet (UART TX, mesh TX), so
+// nothing is ever dropped. err_o (with gnt_o) refuses an offset that is not
+// in the map, a store to a read-only register or a load from a write-only
+// one. Reads answer one cycle after the grant.
+`default_nettype none
+
+module ktpu_soc_mmio
+  import ktpu_pkg::*;
+(
+  input  wire logic         clk_i,
+  input  wire logic         rst_i,
+  // CPU data bus slice (sel_i: the address is in the MMIO window)
+  input  wire logic         sel_i,
+  input  wire logic         we_i,
+  input  wire logic [11:0]  off_i,
+  input  wire logic [31:0]  wdata_i,
+  output logic              gnt_o,
+  output logic              err_o,
+  output logic              rvalid_o,
+  output logic [31:0]       rdata_o,
+  // counted events from the rest of the SoC
+  input  wire logic         ev_cpu_stall_i,
+  input  wire logic         ev_dram_rd_i,
+  input  wire logic         ev_dram_wr_i,
+  // interrupts and the timer value for the `time` CSR
+  output logic              irq_timer_o,
+  output logic              irq_ext_o,
+  output logic [63:0]       mtime_o,
+  // UART byte channels (a serialiser, if any, sits outside)
+  output logic              uart_tx_valid_o,
+  output logic [7:0]        uart_tx_data_o,
+  input  wire logic         uart_tx_ready_i,
+  input  wire logic         uart_rx_valid_i,
+  input  wire logic [7:0]   uart_rx_data_i,
+  output logic              uart_rx_ready_o,
+  // simulation control
+  output logic              sim_exit_valid_o,
+  output logic [30:0]       sim_exit_code_o,
+  output logic              mbox_valid_o,
+  output logic [31:0]       mbox_cmd_o,
+  output logic [31:0]       mbox_arg0_o,
+  output logic [31:0]       mbox_arg1_o,
+  input  wire logic [31:0]  mbox_resp_i,
+  // mesh port: one flit out, one flit in (valid/ready, SPEC §7)
+  output logic              mesh_tx_valid_o,
+  output logic [287:0]      mesh_tx_flit_o,
+  input  wire logic         mesh_tx_ready_i,
+  input  wire logic         mesh_rx_valid_i,
+  input  wire logic [287:0] mesh_rx_flit_i,
+  output logic              mesh_rx_ready_o
+);
+  // Offsets come from the generated map, narrowed to the 4 KiB window.
+  localparam int unsigned MeshTxEndI = MMIO_MESH_TX0_OFFSET + 4 * MESH_FLIT_WORDS;
+  localparam int unsigned MeshRxEndI = MMIO_MESH_RX0_OFFSET + 4 * MESH_FLIT_WORDS;
+  localparam logic [11:0] MeshTxEnd = MeshTxEndI[11:0];
+  localparam logic [11:0] MeshRxEnd = MeshRxEndI[11:0];
+
+  logic [63:0]  mtime_q, mtimecmp_q, cycle_q;
+  logic [31:0]  stall_q, dram_rd_q, dram_wr_q, mesh_tx_n_q, mesh_rx_n_q;
+  logic [31:0]  arg0_q, arg1_q;
+  logic         tx_valid_q, rx_valid_q, mtx_valid_q, mrx_valid_q, mirq_en_q;
+  logic [7:0]   tx_data_q, rx_data_q;
+  logic [287:0] mtx_q, mrx_q;
+
+  // Word n of a flit as the registers see it: 0 the header, 1..8 payload.
+  function automatic logic [31:0] flit_word(input logic [287:0] f, input logic [3:0] n);
+    return (n == 4'd0) ? f[287:256] : f[32*(int'(n)-1) +: 32];
+  endfunction
+
+  logic in_mtx, in_mrx;
+  logic [3:0] mtx_n, mrx_n;
+  assign in_mtx = off_i >= MMIO_MESH_TX0_OFFSET[11:0] && off_i < MeshTxEnd;
+  assign in_mrx = off_i >= MMIO_MESH_RX0_OFFSET[11:0] && off_i < MeshRxEnd;
+  assign mtx_n  = 4'((off_i - MMIO_MESH_TX0_OFFSET[11:0]) >> 2);
+  assign mrx_n  = 4'((off_i - MMIO_MESH_RX0_OFFSET[11:0]) >> 2);
+
+  // Decode: readable / writable / value.
+  logic        rd_ok, wr_ok;
+  logic [31:0] rval;
+  always_comb begin
+    rd_ok = 1'b1; wr_ok = 1'b0; rval = 32'd0;
+    if (in_mtx) begin
+      wr_ok = 1'b1; rval = flit_word(mtx_q, mtx_n);
+    end else if (in_mrx) begin
+      rval = flit_word(mrx_q, mrx_n);
+    end else begin
+      unique case (off_i)
+        MMIO_UART_TX_OFFSET[11:0]:      begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        MMIO_SIM_EXIT_OFFSET[11:0]:     begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        MMIO_MBOX_CMD_OFFSET[11:0]:     begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        MMIO_MESH_TX_SEND_OFFSET[11:0]: begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        MMIO_MESH_RX_POP_OFFSET[11:0]:  begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        MMIO_UART_RX_OFFSET[11:0]:      rval = {23'd0, rx_valid_q, rx_data_q};
+        MMIO_UART_STATUS_OFFSET[11:0]:  rval = {30'd0, rx_valid_q, !tx_valid_q};
+        MMIO_MTIME_LO_OFFSET[11:0]:     begin wr_ok = 1'b1; rval = mtime_q[31:0]; end
+        MMIO_MTIME_HI_OFFSET[11:0]:     begin wr_ok = 1'b1; rval = mtime_q[63:32]; end
+        MMIO_MTIMECMP_LO_OFFSET[11:0]:  begin wr_ok = 1'b1; rval = mtimecmp_q[31:0]; end
+        MMIO_MTIMECMP_HI_OFFSET[11:0]:  begin wr_ok = 1'b1; rval = mtimecmp_q[63:32]; end
+        MMIO_MBOX_ARG0_OFFSET[11:0]:    begin wr_ok = 1'b1; rval = arg0_q; end
+        MMIO_MBOX_ARG1_OFFSET[11:0]:    begin wr_ok = 1'b1; rval = arg1_q; end
+        MMIO_MBOX_RESP_OFFSET[11:0]:    rval = mbox_resp_i;
+        MMIO_PERF_CYCLE_LO_OFFSET[11:0]:  rval = cycle_q[31:0];
+        MMIO_PERF_CYCLE_HI_OFFSET[11:0]:  rval = cycle_q[63:32];
+        MMIO_PERF_CPU_STALL_OFFSET[11:0]: rval = stall_q;
+        MMIO_PERF_DRAM_RD_OFFSET[11:0]:   rval = dram_rd_q;
+        MMIO_PERF_DRAM_WR_OFFSET[11:0]:   rval = dram_wr_q;
+        MMIO_PERF_MESH_TX_OFFSET[11:0]:   rval = mesh_tx_n_q;
+        MMIO_PERF_MESH_RX_OFFSET[11:0]:   rval = mesh_rx_n_q;
+        MMIO_MESH_STATUS_OFFSET[11:0]:  rval = {30'd0, mrx_valid_q, mtx_valid_q};
+        MMIO_MESH_IRQ_EN_OFFSET[11:0]:  begin wr_ok = 1'b1; rval = {31'd0, mirq_en_q}; end
+        default: rd_ok = 1'b0;
+      endcase
+    end
+  end
+
+  logic wr_uart, wr_send;
+  assign wr_uart = sel_i && we_i && off_i == MMIO_UART_TX_OFFSET[11:0];
+  assign wr_send = sel_i && we_i && off_i == MMIO_MESH_TX_SEND_OFFSET[11:0];
+  // Hold a store that would overwrite data still waiting to leave.
+  assign gnt_o = !((wr_uart && tx_valid_q) || (wr_send && mtx_valid_q) ||
+                   (sel_i && we_i && in_mtx && mtx_valid_q));
+  assign err_o = we_i ? !wr_ok : !rd_ok;
+
+  logic acc, wr, rd;
+  assign acc = sel_i && gnt_o && !err_o;
+  assign wr  = acc && we_i;
+  assign rd  = acc && !we_i;
+
+  always_ff @(posedge clk_i) begin
+    rvalid_o <= !rst_i && sel_i && gnt_o && !we_i;   // refused reads are trapped, never answered
+    rdata_o  <= rval;
+  end
+
+  logic tx_go, mtx_go, mrx_take, uart_rx_take;
+  assign tx_go        = tx_valid_q && uart_tx_ready_i;
+  assign mtx_go       = mtx_valid_q && mesh_tx_ready_i;
+  assign mrx_take     = mesh_rx_valid_i && !mrx_valid_q;
+  assign uart_rx_take = uart_rx_valid_i && !rx_valid_q;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      mtime_q <= 64'd0; mtimecmp_q <= '1; cycle_q <= 64'd0;
+      stall_q <= 32'd0; dram_rd_q <= 32'd0; dram_wr_q <= 32'd0;
+      mesh_tx_n_q <= 32'd0; mesh_rx_n_q <= 32'd0;
+      arg0_q <= 32'd0; arg1_q <= 32'd0;
+      tx_valid_q <= 1'b0; rx_valid_q <= 1'b0; mtx_valid_q <= 1'b0; mrx_valid_q <= 1'b0;
+      mirq_en_q <= 1'b0;
+      sim_exit_valid_o <= 1'b0; mbox_valid_o <= 1'b0;
+      irq_timer_o <= 1'b0;
+    end else begin
+      cycle_q <= cycle_q + 64'd1;
+      mtime_q <= mtime_q + 64'd1;
+      irq_timer_o <= mtime_q >= mtimecmp_q;
+      if (ev_cpu_stall_i) stall_q <= stall_q + 32'd1;
+      if (ev_dram_rd_i)   dram_rd_q <= dram_rd_q + 32'd1;
+      if (ev_dram_wr_i)   dram_wr_q <= dram_wr_q + 32'd1;
+      if (mtx_go)   begin mtx_valid_q <= 1'b0; mesh_tx_n_q <= mesh_tx_n_q + 32'd1; end
+      if (mrx_take) begin mrx_valid_q <= 1'b1; mesh_rx_n_q <= mesh_rx_n_q + 32'd1; end
+      if (tx_go)        tx_valid_q <= 1'b0;
+      if (uart_rx_take) rx_valid_q <= 1'b1;
+      sim_exit_valid_o <= 1'b0;
+      mbox_valid_o     <= 1'b0;
+      if (rd && off_i == MMIO_UART_RX_OFFSET[11:0]) rx_valid_q <= 1'b0;
+      if (wr) begin
+        unique case (off_i)
+          MMIO_UART_TX_OFFSET[11:0]:      tx_valid_q <= 1'b1;
+          MMIO_SIM_EXIT_OFFSET[11:0]:     sim_exit_valid_o <= wdata_i[SIM_EXIT_DONE_LSB];
+          MMIO_MBOX_CMD_OFFSET[11:0]:     mbox_valid_o <= 1'b1;
+          MMIO_MESH_TX_SEND_OFFSET[11:0]: mtx_valid_q <= 1'b1;
+          MMIO_MESH_RX_POP_OFFSET[11:0]:  mrx_valid_q <= 1'b0;
+          MMIO_MTIME_LO_OFFSET[11:0]:     mtime_q[31:0] <= wdata_i;
+          MMIO_MTIME_HI_OFFSET[11:0]:     mtime_q[63:32] <= wdata_i;
+          MMIO_MTIMECMP_LO_OFFSET[11:0]:  mtimecmp_q[31:0] <= wdata_i;
+          MMIO_MTIMECMP_HI_OFFSET[11:0]:  mtimecmp_q[63:32] <= wdata_i;
+          MMIO_MBOX_ARG0_OFFSET[11:0]:    arg0_q <= wdata_i;
+          MMIO_MBOX_ARG1_OFFSET[11:0]:    arg1_q <= wdata_i;
+          MMIO_MESH_IRQ_EN_OFFSET[11:0]:  mirq_en_q <= wdata_i[0];
+          default: ;
+        endcase
+      end
+    end
+  end
+
+  // Data registers: no reset needed (each is written before its valid is set).
+  always_ff @(posedge clk_i) begin
+    if (wr && off_i == MMIO_UART_TX_OFFSET[11:0]) tx_data_q <= wdata_i[7:0];
+    if (wr && off_i == MMIO_SIM_EXIT_OFFSET[11:0]) sim_exit_code_o <= wdata_i[31:1];
+    if (wr && off_i == MMIO_MBOX_CMD_OFFSET[11:0]) mbox_cmd_o <= wdata_i;
+    if (uart_rx_take) rx_data_q <= uart_rx_data_i;
+    if (mrx_take) mrx_q <= mesh_rx_flit_i;
+    if (wr && in_mtx) begin
+      if (mtx_n == 4'd0) mtx_q[287:256] <= wdata_i;
+      else mtx_q[32*(int'(mtx_n)-1) +: 32] <= wdata_i;
+    end
+  end
+
+  assign irq_ext_o       = mrx_valid_q && mirq_en_q;
+  assign mtime_o         = mtime_q;
+  assign uart_tx_valid_o = tx_valid_q;
+  assign uart_tx_data_o  = tx_data_q;
+  assign uart_rx_ready_o = !rx_valid_q;
+  assign mbox_arg0_o     = arg0_q;
+  assign mbox_arg1_o     = arg1_q;
+  assign mesh_tx_valid_o = mtx_valid_q;
+  assign mesh_tx_flit_o  = mtx_q;
+  assign mesh_rx_ready_o = !mrx_valid_q;
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,102 @@
+/* ktpu_elf: a real parse of the ELF32 header and program headers, no
+ * dependency on libelf. Fields are read little-endian byte by byte so the
+ * host's layout and alignment never matter. */
+#include "ktpu_elf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EM_RISCV 243u
+#define PT_LOAD 1u
+#define ET_EXEC 2u
+
+static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const struct ktpu_elf_region *find(const struct ktpu_elf_region *r, int n, uint32_t a,
+                                          uint32_t size)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t lo = r[i].base, hi = (uint64_t)r[i].base + r[i].bytes;
+        if (a >= lo && (uint64_t)a + size <= hi) return &r[i];
+    }
+    return NULL;
+}
+
+int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n_regions,
+                  uint32_t *entry, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(err, err_len, "cannot open: %s", strerror(errno));
+    if (fseek(f, 0, SEEK_END) != 0) { fclose(f); return fail(err, err_len, "cannot seek"); }
+    long size = ftell(f);
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) { fclose(f); return fail(err, err_len, "cannot seek"); }
+    uint8_t *img = malloc(size ? (size_t)size : 1u);
+    if (!img) { fclose(f); return fail(err, err_len, "out of memory"); }
+    size_t got = fread(img, 1, (size_t)size, f);
+    fclose(f);
+    int rc = -1;
+    if (got != (size_t)size) { fail(err, err_len, "short read"); goto out; }
+
+    if (size < 52 || memcmp(img, "\177ELF", 4) != 0) {
+        fail(err, err_len, "not an ELF file");
+        goto out;
+    }
+    if (img[4] != 1) { fail(err, err_len, "not a 32-bit ELF (class %u)", img[4]); goto out; }
+    if (img[5] != 1) { fail(err, err_len, "not little-endian"); goto out; }
+    if (rd16(img + 18) != EM_RISCV) {
+        fail(err, err_len, "not a RISC-V ELF (machine %u)", rd16(img + 18));
+        goto out;
+    }
+    if (rd16(img + 16) != ET_EXEC) {
+        fail(err, err_len, "not an executable (type %u)", rd16(img + 16));
+        goto out;
+    }
+    uint32_t phoff = rd32(img + 28), phentsize = rd16(img + 42), phnum = rd16(img + 44);
+    *entry = rd32(img + 24);
+    if (phentsize < 32 || (uint64_t)phoff + (uint64_t)phnum * phentsize > (uint64_t)size) {
+        fail(err, err_len, "program header table outside the file");
+        goto out;
+    }
+    int loaded = 0;
+    for (uint32_t i = 0; i < phnum; i++) {
+        const uint8_t *ph = img + phoff + i * phentsize;
+        if (rd32(ph) != PT_LOAD) continue;
+        uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12);
+        uint32_t filesz = rd32(ph + 16), memsz = rd32(ph + 20);
+        if (memsz == 0) continue;
+        if (filesz > memsz || (uint64_t)off + filesz > (uint64_t)size) {
+            fail(err, err_len, "segment %u: file bytes outside the file or above its size", i);
+            goto out;
+        }
+        const struct ktpu_elf_region *r = find(regions, n_regions, paddr, memsz);
+        if (!r) {
+            fail(err, err_len, "segment %u at 0x%08x (0x%x bytes) is outside memory", i,
+                 (unsigned)paddr, (unsigned)memsz);
+            goto out;
+        }
+        for (uint32_t b = 0; b < memsz; b++)
+            r->sink(r->ctx, paddr + b, b < filesz ? img[off + b] : 0);
+        loaded++;
+    }
+    if (!loaded) { fail(err, err_len, "no loadable segment"); goto out; }
+    rc = 0;
+out:
+    free(img);
+    return rc;
+}

@@ -1,0 +1,34 @@
+/* ktpu_elf: load an RV32 ELF executable's PT_LOAD segments by physical
+ * address into the regions a caller names (SPEC §2: local RAM and DRAM). */
+#ifndef KTPU_ELF_H
+#define KTPU_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Stores one byte at a physical address inside a region. */
+typedef void (*ktpu_elf_sink)(void *ctx, uint32_t addr, uint8_t byte);
+
+struct ktpu_elf_region {
+    const char *name;
+    uint32_t base;
+    uint32_t bytes;
+    ktpu_elf_sink sink;
+    void *ctx;
+};
+
+/* Loads every PT_LOAD segment (file bytes, then zeros up to p_memsz) at
+ * p_paddr. Every byte must land in one region. Returns 0, or -1 with a
+ * one-line reason in err (the file name is not included). *entry gets
+ * e_entry. */
+int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n_regions,
+                  uint32_t *entry, char *err, size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
