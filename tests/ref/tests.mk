@@ -11,3 +11,25 @@ $(REF_TEST_DIR)/%: tests/ref/test_%.c tests/ref/model.c tests/ref/model.h $(REF_
 TEST_DEPS += $(REF_TEST_BINS)
 TESTS += $(addprefix ref_,$(REF_TEST_PROGS))
 $(foreach t,$(REF_TEST_PROGS),$(eval TEST_CMD.ref_$(t) := $(REF_TEST_DIR)/$(t)))
+
+# The CLI, good and bad input.
+TESTS += ref_cli
+TEST_CMD.ref_cli := tests/ref/cli_test.sh $(KTPU_REF)
+
+# The hand-derived self-test, on the host and linked for rv32im/picolibc
+# against $(REF_LIB_RV32). The rv32 ELF is only built and inspected here
+# (it must be a 32-bit RISC-V executable with the reference linked in);
+# running it belongs to the SoC's firmware self-test. picolibc's multilib
+# is chosen by -march at link time, and "rv32im_zicsr" matches none, so the
+# link names rv32im.
+REF_SELFTEST_RV32 := $(BUILD)/rv32/ref_selftest.elf
+$(REF_TEST_DIR)/selftest: tests/ref/selftest.c $(REF_LIB) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB)
+$(REF_SELFTEST_RV32): tests/ref/selftest.c $(REF_LIB_RV32) $(REF_HDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -I$(REF_INC) -march=rv32im -Wl,--gc-sections -o $@ $< $(REF_LIB_RV32)
+TEST_DEPS += $(REF_TEST_DIR)/selftest $(REF_SELFTEST_RV32)
+TESTS += ref_selftest ref_rv32_build
+TEST_CMD.ref_selftest := $(REF_TEST_DIR)/selftest && echo "ref_selftest: hand-derived checks pass on the host"
+TEST_CMD.ref_rv32_build := tests/ref/rv32_check.sh $(REF_SELFTEST_RV32) $(REF_LIB_RV32) $(RV_PREFIX)

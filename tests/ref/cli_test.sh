@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# ktpu-ref as a command (SPEC §2): good cases checked byte for byte, bad
+# input (crafted .npy files: v1/v2/v3 headers, wrong dtype, rank, shapes,
+# non-finite values, truncation) must give one line naming the file, a
+# non-zero status, and leave any existing output untouched.
+# usage: cli_test.sh build/ktpu-ref
+set -u
+REF=$(realpath "$1")
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+checks=0; fails=0
+ok()  { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+
+# mknpy FILE MAJOR DESCR FORTRAN SHAPE COUNT HEX4 [EXTRA_BYTES]
+# COUNT elements, all the FP16 pattern HEX4 (e.g. 3c00), after a header of
+# format version MAJOR.0 padded to a multiple of 64 bytes.
+mknpy() {
+  local f=$1 major=$2 descr=$3 fortran=$4 shape=$5 count=$6 hex=$7 extra=${8:-0}
+  local dict="{'descr': '$descr', 'fortran_order': $fortran, 'shape': $shape, }"
+  local pre=10; [ "$major" -ge 2 ] && pre=12
+  local total=$(( (pre + ${#dict} + 1 + 63) / 64 * 64 )) hl
+  hl=$((total - pre))
+  {
+    printf '\x93NUMPY'; printf "\\x$(printf %02x "$major")\\x00"
+    printf "\\x$(printf %02x $((hl & 255)))\\x$(printf %02x $((hl >> 8)))"
+    [ "$major" -ge 2 ] && printf '\x00\x00'
+    printf '%s' "$dict"; printf "%$((hl - ${#dict} - 1))s" ''; printf '\n'
+    local lo=${hex:2:2} hi=${hex:0:2} i
+    for ((i = 0; i < count; i++)); do printf "\\x$lo\\x$hi"; done
+    for ((i = 0; i < extra; i++)); do printf '\x00'; done
+  } >"$f"
+}
+# data bytes of an .npy file as hex, header skipped
+npy_data() { local n; n=$(( $(od -An -tu1 -j8 -N2 "$1" | awk '{print $1 + 256 * $2}') + 10 ));
+             od -An -tx1 -v -j"$n" "$1" | tr -d ' \n'; }
+rep() { local s='' i; for ((i = 0; i < $2; i++)); do s+=$1; done; printf '%s' "$s"; }
+
+# ---- good cases -----------------------------------------------------------
+mknpy A.npy 1 '<f2' False '(4, 32)' 128 3c00
+mknpy B.npy 1 '<f2' False '(4, 32)' 128 3c00
+if "$REF" gemm A.npy B.npy C.npy 2>err; then
+  # all ones: every element 32.125 = 0x5004 (derivation in test_gemm.c)
+  [ "$(npy_data C.npy)" = "$(rep 0450 16)" ] && ok || bad "all-ones gemm data $(npy_data C.npy)"
+  grep -aq "'shape': (4, 4)" C.npy && ok || bad "C.npy header shape"
+  [ $(( ($(stat -c %s C.npy) - 32) % 64 )) -eq 0 ] && ok || bad "C.npy header not 64-aligned"
+  [ "$(head -c 8 C.npy | od -An -tx1 | tr -d ' ')" = "934e554d50590100" ] && ok || bad "C.npy magic"
+  [ ! -s err ] && ok || bad "stderr not empty on a good run: $(cat err)"
+else bad "good gemm failed: $(cat err)"; fi
+
+mknpy A2.npy 2 '<f2' False '(4, 32)' 128 3c00      # v2.0 header
+mknpy B3.npy 3 '<f2' False '(4,32)' 128 3c00       # v3.0, no blank in the tuple
+"$REF" gemm A2.npy B3.npy C2.npy 2>err && cmp -s C.npy C2.npy && ok || bad "v2/v3 headers: $(cat err)"
+
+mknpy A35.npy 1 '<f2' False '(3, 32)' 96 3c00
+mknpy B35.npy 1 '<f2' False '(5, 32)' 160 3c00
+"$REF" gemm A35.npy B35.npy C35.npy 2>err && grep -aq "'shape': (3, 5)" C35.npy &&
+  [ "$(npy_data C35.npy)" = "$(rep 0450 15)" ] && ok || bad "3x32 x 5x32: $(cat err)"
+
+mknpy X.npy 1 '<f2' False '(2, 64)' 128 3c00
+if "$REF" quant X.npy Q.bin 2>err; then
+  [ "$(stat -c %s Q.bin)" -eq 128 ] && ok || bad "Q.bin size $(stat -c %s Q.bin)"
+  # q = 57 = 0x39: byte 0 = 0x39 | (57 << 7 & 0xff) = 0xb9; scale 0x71
+  b=$(od -An -tx1 -v -N32 Q.bin | tr -d ' \n')
+  [ "${b:0:2}" = b9 ] && [ "${b:56:8}" = 71000000 ] && ok || bad "Q.bin block 0: $b"
+else bad "good quant failed: $(cat err)"; fi
+
+mknpy AO.npy 1 '<f2' False '(4, 32)' 128 7bff
+"$REF" gemm AO.npy AO.npy CO.npy 2>err && grep -q FP16_OVERFLOW err &&
+  [ "$(npy_data CO.npy)" = "$(rep ff7b 16)" ] && ok || bad "65504 gemm: saturation not reported"
+
+"$REF" --help >out 2>&1 && grep -q '^usage: ktpu-ref gemm' out && ok || bad "--help"
+
+# ---- bad input ------------------------------------------------------------
+# expect_bad NAME STATUS-MIN WANT-IN-MESSAGE COMMAND...: fails, one line on
+# stderr containing WANT, and the output (C.out / Q.out, pre-filled) intact
+expect_bad() {
+  local name=$1 want=$2; shift 2
+  echo keep >C.out; echo keep >Q.out
+  "$@" >out 2>err; local st=$?
+  local lines; lines=$(wc -l <err)
+  if [ $st -ne 0 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" err &&
+     [ "$(cat C.out)" = keep ] && [ "$(cat Q.out)" = keep ] && [ ! -s out ] &&
+     ! ls ./*.tmp >/dev/null 2>&1; then ok
+  else bad "$name: status $st, $lines lines: $(head -c 300 err)"; fi
+}
+mknpy f4.npy 1 '<f4' False '(4, 32)' 256 3c00
+mknpy be.npy 1 '>f2' False '(4, 32)' 128 3c00
+mknpy fo.npy 1 '<f2' True '(4, 32)' 128 3c00
+mknpy r1.npy 1 '<f2' False '(128,)' 128 3c00
+mknpy r3.npy 1 '<f2' False '(1, 4, 32)' 128 3c00
+mknpy k64.npy 1 '<f2' False '(4, 64)' 256 3c00
+mknpy k33.npy 1 '<f2' False '(4, 33)' 132 3c00
+mknpy nan.npy 1 '<f2' False '(4, 32)' 128 7e00
+mknpy inf.npy 1 '<f2' False '(4, 32)' 128 7c00
+mknpy ninf.npy 1 '<f2' False '(2, 64)' 128 fc00
+mknpy trunc.npy 1 '<f2' False '(4, 32)' 100 3c00
+mknpy extra.npy 1 '<f2' False '(4, 32)' 128 3c00 3
+mknpy empty.npy 1 '<f2' False '(0, 32)' 0 3c00
+mknpy ver9.npy 9 '<f2' False '(4, 32)' 128 3c00
+head -c 40 A.npy >hcut.npy                       # cut inside the header
+: >zero.npy
+printf 'PK\x03\x04 not numpy at all........' >magic.npy
+sed 's/fortran_order/fortran_ordr/' A.npy >key.npy
+sed "s/'shape': (4, 32)/'shape': [4, 32]/" A.npy >list.npy
+# one non-finite element in the middle of otherwise good data
+cp A.npy onenan.npy; printf '\x01\x7e' | dd of=onenan.npy bs=1 seek=$(( $(stat -c %s A.npy) - 100 )) conv=notrunc 2>/dev/null
+
+expect_bad missing      "nosuch.npy: cannot open"  "$REF" gemm nosuch.npy B.npy C.out
+expect_bad dtype-f4     "f4.npy: dtype '<f4'"     "$REF" gemm f4.npy B.npy C.out
+expect_bad big-endian   "be.npy: dtype '>f2'"     "$REF" gemm A.npy be.npy C.out
+expect_bad fortran      "fo.npy: fortran_order"   "$REF" gemm fo.npy B.npy C.out
+expect_bad rank1        "r1.npy: rank 1"          "$REF" gemm r1.npy B.npy C.out
+expect_bad rank3        "r3.npy: rank 3"          "$REF" quant r3.npy Q.out
+expect_bad k-mismatch   "k64.npy: K = 64 differs" "$REF" gemm A.npy k64.npy C.out
+expect_bad k33          "k33.npy: row length 33"  "$REF" gemm k33.npy k33.npy C.out
+expect_bad k33-quant    "k33.npy: row length 33"  "$REF" quant k33.npy Q.out
+expect_bad nan          "nan.npy: non-finite value 0x7e00 (NaN) at \[0, 0\]" "$REF" gemm nan.npy B.npy C.out
+expect_bad inf          "inf.npy: non-finite value 0x7c00 (Inf)" "$REF" gemm A.npy inf.npy C.out
+expect_bad ninf-quant   "ninf.npy: non-finite value 0xfc00" "$REF" quant ninf.npy Q.out
+expect_bad one-nan      "onenan.npy: non-finite value 0x7e01 (NaN) at \[2, 14\]" "$REF" gemm onenan.npy B.npy C.out
+expect_bad truncated    "trunc.npy: truncated"    "$REF" gemm trunc.npy B.npy C.out
+expect_bad header-cut   "hcut.npy: truncated"     "$REF" gemm hcut.npy B.npy C.out
+expect_bad zero-bytes   "zero.npy: truncated"     "$REF" gemm zero.npy B.npy C.out
+expect_bad bad-magic    "magic.npy: not a .npy"   "$REF" quant magic.npy Q.out
+expect_bad extra-bytes  "extra.npy: 3 bytes after" "$REF" gemm extra.npy B.npy C.out
+expect_bad empty        "empty.npy: empty matrix" "$REF" gemm empty.npy B.npy C.out
+expect_bad version      "ver9.npy: unsupported .npy format version 9" "$REF" gemm ver9.npy B.npy C.out
+expect_bad header-key   "key.npy: unexpected header key" "$REF" gemm key.npy B.npy C.out
+expect_bad shape-list   "list.npy: shape is not a tuple" "$REF" gemm list.npy B.npy C.out
+expect_bad out-dir      "nodir/C.npy: cannot create" "$REF" gemm A.npy B.npy nodir/C.npy
+expect_bad no-args      "wrong arguments"         "$REF"
+expect_bad few-args     "wrong arguments"         "$REF" gemm A.npy B.npy
+expect_bad unknown-cmd  "unknown command 'gemv'"  "$REF" gemv A.npy B.npy C.out
+# usage errors are status 2, input errors 1
+"$REF" gemm A.npy >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "usage error status"
+"$REF" gemm nan.npy B.npy C.out >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "input error status"
+
+echo "ref_cli: $checks checks, $fails failed"
+[ "$fails" -eq 0 ]
