@@ -154,8 +154,10 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
     uint32_t pc = s->pc;
     memset(o, 0, sizeof *o);
     o->next_pc = pc + 4;
-#define TRAP(c, t) do { o->trap = 1; o->cause = (c); o->tval = (t); return; } while (0)
-    if (pc >= KTPU_RAM_BYTES) TRAP(EXC_INSN_ACCESS, pc);
+    if (pc >= KTPU_RAM_BYTES) {
+        o->trap = 1; o->cause = EXC_INSN_ACCESS; o->tval = pc;
+        return;
+    }
     uint32_t in = (uint32_t)s->ram[pc] | (uint32_t)s->ram[pc + 1] << 8 |
                   (uint32_t)s->ram[pc + 2] << 16 | (uint32_t)s->ram[pc + 3] << 24;
     uint32_t op = in & 0x7F, rd = (in >> 7) & 31, f3 = (in >> 12) & 7, rs1 = (in >> 15) & 31,
@@ -167,12 +169,15 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
         s->x[rs2] = r->mem_wdata;
         s->known[rs2] = 1;
     }
-    if ((uses1 && !s->known[rs1]) || (uses2 && !s->known[rs2])) {
-        o->uninit = 1;
-        o->uninit_reg = (uses1 && !s->known[rs1]) ? rs1 : rs2;
-        return;
-    }
+    /* Reported unless the instruction turns out to be illegal anyway. */
+    int taint = (uses1 && !s->known[rs1]) || (uses2 && !s->known[rs2]);
+    uint32_t taint_reg = (uses1 && !s->known[rs1]) ? rs1 : rs2;
     uint32_t a = s->x[rs1], b = s->x[rs2];
+#define TRAP(c, t) do {                                                          \
+        o->trap = 1; o->cause = (c); o->tval = (t);                              \
+        if (taint && (c) != EXC_ILLEGAL) { o->uninit = 1; o->uninit_reg = taint_reg; } \
+        return;                                                                  \
+    } while (0)
     uint32_t ii = sext(in >> 20, 12);
     uint32_t is = sext(((in >> 25) << 5) | ((in >> 7) & 31), 12);
     uint32_t ib = sext(((in >> 31) << 12) | (((in >> 7) & 1) << 11) | (((in >> 25) & 63) << 5) |
@@ -338,6 +343,7 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
         TRAP(EXC_ILLEGAL, in);
     }
 #undef TRAP
+    if (taint) { o->uninit = 1; o->uninit_reg = taint_reg; }
     if (wr && rd != 0) { o->rd = (int)rd; o->rd_val = val; }
 }
 

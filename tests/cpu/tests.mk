@@ -1,0 +1,28 @@
+# CPU tests (SPEC §2, §9, §14): bare assembly ISA programs in the riscv-tests
+# style (each ends by writing its status to SIM_EXIT), compiled C programs,
+# and every one of them again in lockstep with the C instruction-set model.
+CPU_ASM_TESTS := isa_alu isa_branch isa_mem isa_muldiv isa_csr isa_trap isa_irq
+CPU_C_TESTS   := c_kernel c_printf
+CPU_TEST_DIR  := $(BUILD)/tests/cpu
+
+$(CPU_TEST_DIR)/%.elf: tests/cpu/%.S tests/cpu/isa.h tests/cpu/asm.ld $(FW_DEFS_ASM) $(FW_MEM_LD)
+	@mkdir -p $(@D)
+	$(RV_CC) -march=rv32im_zicsr_zifencei -mabi=ilp32 -nostdlib -nostartfiles -I$(FW_DIR) -Itests/cpu \
+	    -Ttests/cpu/asm.ld -L$(FW_DIR) -Wl,--no-warn-rwx-segments -o $@ $<
+
+$(foreach t,$(CPU_C_TESTS) c_trap,$(eval $(call fw_prog,$(CPU_TEST_DIR)/$(t).elf,tests/cpu/$(t).c)))
+
+CPU_ELFS := $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS) c_trap))
+
+ifneq ($(wildcard $(KTPU_RAM_SRC)),)
+TEST_DEPS += $(CPU_ELFS)
+TESTS += cpu_isa
+TEST_CMD.cpu_isa := tests/cpu/run_programs.sh $(KTPU_SIM) $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS)))
+TESTS += cpu_trap_report
+TEST_CMD.cpu_trap_report := tests/cpu/check_trap_report.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_trap.elf
+endif
+
+ifneq ($(wildcard $(KTPU_RAM_SRC)),)
+TESTS += cpu_printf
+TEST_CMD.cpu_printf := $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && echo "printf: output matches c_printf.expected"
+endif
