@@ -1,2 +1,3 @@
 # Primitives: RAM wrapper (named primitive), delay line (SRL).
 DELAY_SRCS := rtl/prim/ktpu_delay.sv
+RAM_SRCS   := rtl/prim/ktpu_ram.sv

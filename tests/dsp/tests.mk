@@ -11,3 +11,8 @@ $(eval $(call verilate,dsp_mx_mac,tb_mx_mac,$(DSP48E2_SRCS) $(MX_MAC_SRCS) \
 TESTS += dsp_mx_mac
 TEST_CMD.dsp_mx_mac := $(VL_DIR)/dsp_mx_mac/Vtb_mx_mac 1 20000
 TEST_DEPS += $(VL_DIR)/dsp_mx_mac/Vtb_mx_mac
+
+# The model's ports and attributes against the vendor library description,
+# and every input of every DSP48E2 instance connected by name.
+TESTS += dsp_iface
+TEST_CMD.dsp_iface := tests/dsp/dsp48e2_iface.sh

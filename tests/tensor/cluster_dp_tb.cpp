@@ -11,6 +11,7 @@
 // Usage: Vtb_cluster_dp [seed] [random_pairs_per_phase]
 #include <cinttypes>
 #include <cstdarg>
+#include <array>
 #include <cstring>
 #include <deque>
 #include "Vtb_cluster_dp.h"
@@ -110,6 +111,16 @@ class Bench {
         }
         clk_.cycle();
         if (en) en_cycles_++;
+        // A stalled cycle leaves partial_o as it was (documented: it holds).
+        if (!en && !rst) {
+            checks_++;
+            for (size_t i = 0; i < last_partial_.size(); i++)
+                if (last_partial_[i] != m_.partial_o[i]) {
+                    fail("partial_o changed in a stalled cycle (cycle %" PRIu64 ")", clk_.cycles());
+                    break;
+                }
+        }
+        for (size_t i = 0; i < last_partial_.size(); i++) last_partial_[i] = m_.partial_o[i];
         check_output(rst);
     }
 
@@ -171,6 +182,7 @@ class Bench {
     TbClock<Vtb_cluster_dp> clk_;
     TbRng rng_;
     std::deque<Expect> pending_;
+    std::array<uint32_t, 10> last_partial_{};
     uint64_t en_cycles_ = 0;
     unsigned long checks_ = 0, fails_ = 0, sent_ = 0, dropped_ = 0;
     unsigned long phase_sent_ = 0, phase_checks_ = 0;

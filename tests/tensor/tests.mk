@@ -5,3 +5,8 @@ $(eval $(call verilate,tensor_cluster_dp,tb_cluster_dp,$(DSP48E2_SRCS) $(CLUSTER
 TESTS += tensor_cluster_dp
 TEST_CMD.tensor_cluster_dp := $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp 1 2000
 TEST_DEPS += $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp
+
+# Deliberately broken datapaths (mx_mac, TCU, cluster, model, RAM): each must
+# fail a bench. About 15 rebuilds, so in `make regress`, not `make test`.
+REGRESS_DEPS += $(REF_LIB) $(GEN_SV)
+REGRESS_CMDS += tests/tensor/mutants.sh

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Deliberately broken datapaths: each mutant is a copy of one source with one
+# change, built with the same make rules (sources overridden on the command
+# line, output under build/mutants/) and run through the benches. Every
+# mutant must make at least one bench fail; one that survives means a check
+# is missing. Usage: tests/tensor/mutants.sh [name-filter]
+set -u
+cd "$(dirname "$0")/../.."
+filter=${1:-}
+root=build/mutants
+survived=0; killed=0
+
+# mutant NAME FILE PERL-SUBSTITUTION BENCHES...
+#   BENCHES: mx_mac and/or cluster_dp; the mutant is killed when any fails.
+mutant() {
+  local name=$1 file=$2 expr=$3; shift 3
+  [ -n "$filter" ] && [[ $name != *$filter* ]] && return
+  local dir=$root/$name base; base=$(basename "$file")
+  mkdir -p "$dir"
+  cp "$file" "$dir/$base"
+  perl -0pi -e "$expr" "$dir/$base"
+  if cmp -s "$file" "$dir/$base"; then
+    echo "mutants: $name: the change did not apply to $file" >&2; exit 2
+  fi
+  local mx=rtl/dsp/ktpu_mx_mac.sv dsp=rtl/dsp/DSP48E2.sv dly=rtl/prim/ktpu_delay.sv
+  local tcu=rtl/tensor/ktpu_tcu.sv cdp=rtl/tensor/ktpu_cluster_dp.sv ram=rtl/prim/ktpu_ram.sv
+  case $base in
+    ktpu_ram.sv)        ram=$dir/$base ;;
+    ktpu_mx_mac.sv)     mx=$dir/$base ;;
+    DSP48E2.sv)         dsp=$dir/$base ;;
+    ktpu_delay.sv)      dly=$dir/$base ;;
+    ktpu_tcu.sv)        tcu=$dir/$base ;;
+    ktpu_cluster_dp.sv) cdp=$dir/$base ;;
+  esac
+  local verdict=survived b out
+  for b in "$@"; do
+    case $b in
+      mx_mac)     out=$dir/vl/dsp_mx_mac/Vtb_mx_mac ;;
+      cluster_dp) out=$dir/vl/tensor_cluster_dp/Vtb_cluster_dp ;;
+      ram)        out=$dir/vl/prim_ram/Vtb_ram ;;
+    esac
+    if ! make --no-print-directory -s VL_DIR="$dir/vl" DSP48E2_SRCS="$dsp" MX_MAC_SRCS="$mx" \
+           DELAY_SRCS="$dly" RAM_SRCS="$ram" TCU_SRCS="$mx $dly $tcu" CLUSTER_DP_SRCS="$mx $dly $tcu $cdp" \
+           "$out" >"$dir/build-$b.log" 2>&1; then
+      verdict="killed (build failed: see $dir/build-$b.log)"; break
+    fi
+    if ! "$out" 1 3000 >"$dir/run-$b.log" 2>&1; then
+      verdict="killed by $b: $(grep -m1 MISMATCH "$dir/run-$b.log" | cut -c1-110)"; break
+    fi
+  done
+  if [ "$verdict" = survived ]; then
+    survived=$((survived + 1)); echo "SURVIVED $name"
+  else
+    killed=$((killed + 1)); echo "killed   $name: ${verdict#killed }"
+  fi
+}
+
+mx=rtl/dsp/ktpu_mx_mac.sv; cdp=rtl/tensor/ktpu_cluster_dp.sv; tcu=rtl/tensor/ktpu_tcu.sv
+dsp=rtl/dsp/DSP48E2.sv
+# The three the issue names.
+mutant breg_short   $mx  's/\.BREG\(2\), \.BCASCREG\(2\)/.BREG(1), .BCASCREG(1)/' mx_mac cluster_dp
+mutant no_borrow    $cdp 's/ \+ \{\{\(PB-1\)\{1.b0\}\}, p\[PB-1\]\};/;/' cluster_dp
+mutant shift_18     $mx  's/\{\(30 - 7 - Shift\)\{w1_i\[6\]\}\}, w1_i, \{Shift\{1.b0\}\}/{(31 - 7 - Shift){w1_i[6]}}, w1_i, {(Shift-1){1\x27b0}}/' mx_mac cluster_dp
+# Alignment and control.
+mutant skew_k3      $tcu 's/\.Depth\(InDelay \+ k\)/.Depth(InDelay + k + (k == 3 ? 1 : 0))/' cluster_dp
+mutant hop_short    $cdp 's/\.InDelay\(HopDelay \* n\)/.InDelay(n == 3 ? HopDelay * n - 1 : HopDelay * n)/' cluster_dp
+mutant cross_z_pcin $mx  's/localparam logic \[1:0\] OpW = AddC \? 2.b11 : 2.b00;/localparam logic [1:0] OpW = 2\x27b00;/' cluster_dp
+mutant valid_early  $cdp 's/valid_o <= en_i & vpipe_q\[ChainLatency-1\]/valid_o <= en_i & vpipe_q[ChainLatency-2]/' cluster_dp
+mutant valid_noreset $cdp 's/if \(rst_i\)     vpipe_q <= .0;\n    else if/if/' cluster_dp
+mutant cep_always   $mx  's/\.CEP\(en_i\)/.CEP(1\x27b1)/' mx_mac cluster_dp
+mutant out_no_hold  $cdp 's/if \(en_i\) partial_o <= part_d;/partial_o <= part_d;/' cluster_dp
+mutant valid_ignored $cdp 's/\{vpipe_q\[ChainLatency-2:0\], valid_i\}/{vpipe_q[ChainLatency-2:0], 1\x27b1}/' cluster_dp
+# The model: the silicon behaviours the design relies on.
+mutant model_creg0  $dsp 's/wire \[47:0\] c_mux = \(CREG == 1\) \? c_q : C;/wire [47:0] c_mux = C;/' cluster_dp
+mutant model_preadd26 $dsp 's/wire \[26:0\] ad    = inmode\[3\] \? \(pre_d - pre_a\) : \(pre_d \+ pre_a\);/wire [26:0] ad_w = inmode[3] ? (pre_d - pre_a) : (pre_d + pre_a);\n  wire [26:0] ad = {ad_w[25], ad_w[25:0]};/' mx_mac cluster_dp
+
+# The RAM wrapper.
+ram=rtl/prim/ktpu_ram.sv
+mutant ram_write_first $ram 's/(gen_block.*?)if \(re_i\) rd_q <= mem_q\[raddr_i\];/$1if (re_i) rd_q <= (we_i \&\& waddr_i == raddr_i) ? wdata_i : mem_q[raddr_i];/s' ram
+mutant ram_latency1    $ram 's/always_ff \@\(posedge clk_i\) rdata_o <= rd_q;/assign rdata_o = rd_q;/' ram
+mutant ram_read_always $ram 's/(gen_dist.*?)if \(re_i\) rd_q <= mem_q\[raddr_i\];/$1rd_q <= mem_q[raddr_i];/s' ram
+
+echo "mutants: $killed killed, $survived survived"
+[ "$survived" -eq 0 ]
