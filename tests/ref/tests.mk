@@ -33,3 +33,8 @@ TEST_DEPS += $(REF_TEST_DIR)/selftest $(REF_SELFTEST_RV32)
 TESTS += ref_selftest ref_rv32_build
 TEST_CMD.ref_selftest := $(REF_TEST_DIR)/selftest && echo "ref_selftest: hand-derived checks pass on the host"
 TEST_CMD.ref_rv32_build := tests/ref/rv32_check.sh $(REF_SELFTEST_RV32) $(REF_LIB_RV32) $(RV_PREFIX)
+
+# Deliberately broken references (32 mutants of sim/ref, each must make a
+# test above fail); minutes, so `make regress` rather than `make test`.
+REGRESS_DEPS += $(GEN_H)
+REGRESS_CMDS += tests/ref/mutants.sh
