@@ -73,11 +73,12 @@ REF_LIB_RV32 := $(BUILD)/rv32/libktpuref.a
 # DSP48E2: the repository's model by default. DSP48E2_MODEL=/path/DSP48E2.v
 # rebuilds every bench against the vendor's simulation model instead (with its
 # glbl.v, found beside it unless GLBL= says otherwise); those builds go to a
-# separate directory so the two never mix.
+# separate directory so the two never mix. KTPU_GLBL tells a bench top to
+# instantiate `glbl glbl ();`, which the vendor model reaches as glbl.GSR.
 ifdef DSP48E2_MODEL
 GLBL           ?= $(dir $(DSP48E2_MODEL))glbl.v
 DSP48E2_SRCS   := $(DSP48E2_MODEL) $(GLBL)
-DSP48E2_VFLAGS := --timing -Wno-fatal
+DSP48E2_VFLAGS := --timing -Wno-fatal +define+KTPU_GLBL
 VL_DIR         := $(BUILD)/vl-vendor
 else
 DSP48E2_SRCS   := rtl/dsp/DSP48E2.sv

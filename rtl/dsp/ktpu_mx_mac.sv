@@ -61,7 +61,9 @@ module ktpu_mx_mac #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   // Every input is connected by name (the vendor model treats a floating pin
-  // through === 1'bz); unused features get constants.
+  // through === 1'bz); unused features get constants. CEA1 follows the
+  // enable although AREG=1 uses only A2: harmless, and no reading of UG579
+  // about which enable a one-stage A register takes can then freeze it.
   DSP48E2 #(
     .AMULTSEL("AD"), .BMULTSEL("B"), .PREADDINSEL("A"), .USE_MULT("MULTIPLY"),
     .A_INPUT("DIRECT"), .B_INPUT("DIRECT"),
@@ -76,7 +78,7 @@ module ktpu_mx_mac #(
     .ACIN(30'd0), .BCIN(18'd0), .CARRYCASCIN(1'b0), .MULTSIGNIN(1'b0),
     .INMODE(InMode), .OPMODE(OpMode), .ALUMODE(4'b0000),
     .CARRYIN(1'b0), .CARRYINSEL(3'b000),
-    .CEA1(1'b0), .CEA2(en_i), .CED(en_i), .CEAD(en_i), .CEB1(en_i), .CEB2(en_i),
+    .CEA1(en_i), .CEA2(en_i), .CED(en_i), .CEAD(en_i), .CEB1(en_i), .CEB2(en_i),
     .CEC(AddC ? en_i : 1'b0), .CEM(en_i), .CEP(en_i),
     .CEINMODE(1'b0), .CECTRL(1'b0), .CEALUMODE(1'b0), .CECARRYIN(1'b0),
     .RSTA(1'b0), .RSTB(1'b0), .RSTC(1'b0), .RSTD(1'b0), .RSTM(1'b0), .RSTP(1'b0),

@@ -22,16 +22,18 @@ class TbClock {
         m_->clk_i = 0;
         m_->eval();
     }
-    // One clock cycle: the rising edge, then the falling edge. Inputs set
-    // before the call are what the rising edge samples; outputs read after
-    // it are the registered values of that edge.
+    // One clock cycle: half a period low, the rising edge, half a period
+    // high (edges at 5, 15, 25 ns ..., never at time 0, where the vendor
+    // model is still decoding its attributes). Inputs set before the call
+    // are what the rising edge samples; outputs read after it are the
+    // registered values of that edge.
     void cycle() {
+        advance(half_);
         m_->clk_i = 1;
         m_->eval();
         advance(half_);
         m_->clk_i = 0;
         m_->eval();
-        advance(half_);
         cycles_++;
     }
     uint64_t cycles() const { return cycles_; }
@@ -55,7 +57,10 @@ class TbClock {
 };
 
 // Vendor GSR is held for the first 100 ns: benches idle at least this long.
-static const unsigned kTbIdleCycles = 20;  // 200 ns at 10 ns
+#ifndef KTPU_TB_IDLE_CYCLES
+#define KTPU_TB_IDLE_CYCLES 20  // 200 ns at 10 ns
+#endif
+static const unsigned kTbIdleCycles = KTPU_TB_IDLE_CYCLES;
 
 // A small deterministic generator (the bench's seed makes runs reproducible).
 struct TbRng {
