@@ -88,8 +88,9 @@ int ktpu_ref_mx_load(const uint8_t in[32], int8_t q[32], uint8_t *scale);
 
 /* ---- block contribution (SPEC §3.3): the scale product ------------------
  * v = P x (8+MA)(8+MB) x 2^(EA+EB-46) exactly: *mant = P x (8+MA)(8+MB)
- * (|mant| <= 131072 x 225 < 2^25), *exp2 = EA + EB - 46, v = mant x 2^exp2. */
-void ktpu_ref_scale_product(int32_t p, uint8_t sa, uint8_t sb, int32_t *mant, int *exp2);
+ * (|mant| <= 131072 x 225 < 2^25 for a real block; every function taking P
+ * is exact for any int32 P), *exp2 = EA + EB - 46, v = mant x 2^exp2. */
+void ktpu_ref_scale_product(int32_t p, uint8_t sa, uint8_t sb, int64_t *mant, int *exp2);
 
 /* ---- FP22 and FP16 rounding (SPEC §3.4, §3.5) -------------------------- */
 

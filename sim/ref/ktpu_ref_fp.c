@@ -37,13 +37,13 @@ static uint64_t shift_rne(uint64_t mag, int sh)
     return kept;
 }
 
-void ktpu_ref_scale_product(int32_t p, uint8_t sa, uint8_t sb, int32_t *mant, int *exp2)
+void ktpu_ref_scale_product(int32_t p, uint8_t sa, uint8_t sb, int64_t *mant, int *exp2)
 {
     int32_t ma = 8 + (int32_t)(sa & KTPU_MX_SCALE_M_MASK);
     int32_t mb = 8 + (int32_t)(sb & KTPU_MX_SCALE_M_MASK);
     int ea = (int)((sa & KTPU_MX_SCALE_E_MASK) >> KTPU_MX_SCALE_E_LSB);
     int eb = (int)((sb & KTPU_MX_SCALE_E_MASK) >> KTPU_MX_SCALE_E_LSB);
-    *mant = p * (ma * mb);
+    *mant = (int64_t)p * (int64_t)(ma * mb);
     *exp2 = ea + eb - (int)KTPU_BLOCK_EXP_OFFSET;
 }
 
@@ -79,7 +79,8 @@ uint32_t ktpu_ref_r22_pack(int neg, uint64_t mag, int exp2, unsigned *flags)
     return out;
 }
 
-/* A signed exact operand: (-1)^neg x mag x 2^exp, mag < 2^25. */
+/* A signed exact operand: (-1)^neg x mag x 2^exp, mag < 2^40 (an FP22
+ * significand, or P x (8+MA)(8+MB) for any int32 P). */
 struct exact {
     int neg;
     uint64_t mag;
@@ -89,10 +90,10 @@ struct exact {
 static struct exact contribution(int32_t p, uint8_t sa, uint8_t sb)
 {
     struct exact x;
-    int32_t mant;
+    int64_t mant;
     ktpu_ref_scale_product(p, sa, sb, &mant, &x.exp);
     x.neg = mant < 0;
-    x.mag = (uint64_t)(mant < 0 ? -(int64_t)mant : (int64_t)mant);
+    x.mag = (uint64_t)(mant < 0 ? -mant : mant);
     return x;
 }
 
@@ -112,19 +113,35 @@ static struct exact fp22_decode(uint32_t t)
     return x;
 }
 
-/* R22(a + b), both exact with magnitudes < 2^25. The larger-exponent
- * operand is shifted left by at most 38 (so it stays below 2^63); any
- * further alignment shifts the other operand right with its lost bits
- * jammed into bit 0 (round to odd). The left-shifted operand is then at
- * least 2^38, so the rounding position of the sum is at least 23 bits above
- * the jam bit and the single rounding in r22_pack is the exact one. */
-#define ALIGN_MAX 38
+/* R22(a + b), both exact with magnitudes < 2^40. Both significands are
+ * first normalised to [2^40, 2^41), so the larger exponent is the larger
+ * magnitude. The larger operand is then shifted left by at most 21 (it
+ * stays below 2^62); any further alignment shifts the other right with its
+ * lost bits jammed into bit 0 (round to odd). In that case the larger is at
+ * least 2^61 and the smaller below 2^40, so the sum is at least 2^60 and
+ * its rounding position (15 significant bits) is far above the jam bit: the
+ * single rounding in r22_pack is the exact one. For diff <= 21 nothing is
+ * lost at all. */
+#define NORM_MSB 40
+#define ALIGN_MAX 21
+
+static struct exact normalise(struct exact x)
+{
+    while (!(x.mag >> NORM_MSB)) {
+        x.mag <<= 1;
+        x.exp--;
+    }
+    return x;
+}
+
 static uint32_t exact_add_r22(struct exact a, struct exact b, unsigned *flags)
 {
     if (a.mag == 0)
         return ktpu_ref_r22_pack(b.neg, b.mag, b.exp, flags);
     if (b.mag == 0)
         return ktpu_ref_r22_pack(a.neg, a.mag, a.exp, flags);
+    a = normalise(a);
+    b = normalise(b);
     if (a.exp < b.exp) {
         struct exact t = a;
         a = b;

@@ -141,6 +141,24 @@ int main(void)
         unsigned f = (r >> 11) & 1u ? 0x3FFFu - ((r >> 12) & 3u) : model_rand();
         check_add(pat((r >> 14) & 1u, e, f), p, (uint8_t)(ea << 3), (uint8_t)(eb << 3));
     }
+    /* P beyond a real block (any int32: the API promises exactness there
+     * too, and an RTL bench may feed it): LOAD, ADD near v, and ADD with T
+     * = -R22(v) +- k ulps, where a wide v cancels against a narrow T */
+    for (int i = 0; i < 150000; i++) {
+        uint32_t r = model_rand();
+        int32_t p = (int32_t)(model_rand() >> (r % 31u));
+        uint8_t sa = (uint8_t)(r >> 8), sb = (uint8_t)(r >> 16);
+        uint32_t v22 = model_r22(model_contribution(p, sa, sb), &(unsigned){0});
+        if (i % 3 == 0)
+            check_load(p, sa, sb);
+        else if (i % 3 == 1)
+            check_add(rand_near(exp_of(v22) ? exp_of(v22) : 63u, 30), p, sa, sb);
+        else if (v22 != 0) {
+            int32_t mag = (int32_t)(v22 & 0x1FFFFFu) + (int)(model_rand() % 9u) - 4;
+            if (mag >= 0x4000 && mag <= 0x1FFFFF)
+                check_add(((v22 ^ 0x200000u) & 0x200000u) | (uint32_t)mag, p, sa, sb);
+        }
+    }
     /* ADD_PEER: random pairs within +-40 binades, and any patterns */
     for (int i = 0; i < 300000; i++) {
         uint32_t t = rand_near(1u + model_rand() % 127u, 0);
