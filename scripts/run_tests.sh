@@ -8,6 +8,7 @@ logdir=${2:-build/logs}
 mkdir -p "$logdir"
 pass=0; fail=0; failed=()
 while IFS=$'\t' read -r name cmd; do
+  name=${name#"${name%%[![:space:]]*}"}   # make's foreach leaves a leading blank
   [ -z "$name" ] && continue
   start=$(date +%s)
   if bash -c "$cmd" >"$logdir/$name.log" 2>&1 </dev/null; then
