@@ -1,0 +1,290 @@
+`default_nettype none
+// One accumulator lane: element (i, j) of a 4x4 sub-tile.
+//
+// Computes R22(T + v) exactly (SPEC §3.3-3.5), where v is either the block
+// contribution P x (8+MA)(8+MB) x 2^(EA+EB-46) or an FP22 peer value, and T is
+// the resident FP22 element (or zero). Then R16 of the result for emits.
+// The stages are drawn in docs/acc.md; the numbers below are cycles after the
+// command was popped (stage k means "registered k cycles after the pop").
+//
+//   1  |P|, sign; mantissa product (8+MA)(8+MB); exponent sum      (inputs here)
+//   2  normalise |P| (LZC + left shift)           -> DSP A/B input registers
+//   3  Np x m                                      -> DSP M register
+//   4                                              -> DSP P register
+//   5  normalise the product (MSB at 24..26); peer operand mux     (peer here)
+//   6  T arrives from the tile RAM: order |T|, |v|, swap           (T here)
+//   7  align the smaller operand, sticky
+//   8  add / subtract (one carry chain)
+//   9  leading-zero count, normalise
+//  10  round to nearest even at 15 bits; saturate / flush          -> r22_o
+//  11  R16                                                         -> r16_o
+//
+// No register here has a reset: control (valid, op) lives in ktpu_acc, and
+// the stage 2/3/4 registers must be free of reset to pack into the DSP48E2.
+module ktpu_acc_lane #(
+  parameter int unsigned PWidth = 19  // chain partial width (SPEC §4: 19-bit signed)
+) (
+  input  logic                     clk_i,
+  // stage 1
+  input  logic signed [PWidth-1:0] p_i,
+  input  logic [7:0]               sa_i,       // row scale byte {E[4:0], M[2:0]}
+  input  logic [7:0]               sb_i,       // column scale byte
+  input  logic                     v_zero_i,   // the op has no block contribution
+  // stage 5
+  input  logic                     use_peer_i, // ADD_PEER: the addend is peer_i
+  input  logic [21:0]              peer_i,
+  // stage 6
+  input  logic [21:0]              t_i,        // resident element from the tile RAM
+  input  logic                     t_zero_i,   // LOAD / FWD: T is taken as +0
+  // stage 10
+  output logic [21:0]              r22_o,
+  output logic                     acc_ovf_o,
+  output logic                     acc_unf_o,
+  // stage 11
+  output logic [15:0]              r16_o,
+  output logic                     f16_ovf_o
+);
+
+  // |P| takes PWidth bits so even -2^(PWidth-1) is exact (the contract bound
+  // |P| <= 131072 needs only 18, but the port can carry more).
+  localparam int unsigned MagW  = PWidth;
+  localparam int unsigned LzW   = $clog2(MagW);
+  // Np in [2^(MagW-1), 2^MagW) times m in [64, 225] lies in [2^(MagW+5), 2^(MagW+8)).
+  localparam int unsigned NW    = MagW + 8;         // normalised significand width
+  localparam int unsigned FracW = ktpu_pkg::FP22_FRAC_BITS;   // 14
+  localparam int unsigned SigW  = FracW + 1;        // 15 with the hidden one
+  // Working sum: big significand, 2 guard bits, 1 sticky bit, 1 carry bit.
+  localparam int unsigned SumW  = NW + 4;
+  localparam int unsigned SlzW  = $clog2(SumW);
+  localparam int unsigned ShMax = NW + 2;           // every shift beyond it loses all bits
+  localparam int unsigned DW    = $clog2(ShMax + 1);
+
+  // Exponents are of the MSB of a normalised significand, unbiased, signed.
+  // Range: v in [-40, 41] (+/- the LZC), T and peer in [-62, 64], result up to
+  // 65 and down to -62-SumW: 10 bits hold all of it with margin.
+  localparam int unsigned EW = 10;
+
+  if (PWidth < 2 || PWidth > 26) begin : gen_bad_pwidth
+    $error("ktpu_acc_lane: PWidth must be 2..26 (DSP A port is 27 bits)");
+  end
+
+  function automatic logic [LzW:0] lzc_mag(input logic [MagW-1:0] x);
+    lzc_mag = (LzW + 1)'(MagW);
+    for (int k = 0; k < MagW; k++) if (x[k]) lzc_mag = (LzW + 1)'(MagW - 1 - k);
+  endfunction
+
+  function automatic logic [SlzW:0] lzc_sum(input logic [SumW-1:0] x);
+    lzc_sum = (SlzW + 1)'(SumW);
+    for (int k = 0; k < SumW; k++) if (x[k]) lzc_sum = (SlzW + 1)'(SumW - 1 - k);
+  endfunction
+
+  // ---- stage 1: magnitude, sign, scale pieces ------------------------------
+  logic [MagW-1:0]  mag2_q;
+  logic             sgn2_q, zero2_q;
+  logic [7:0]       m2_q;    // (8+MA)(8+MB) in [64, 225]
+  logic [5:0]       e2_q;    // EA + EB in [0, 62]
+  always_ff @(posedge clk_i) begin
+    mag2_q  <= p_i[PWidth-1] ? MagW'(-p_i) : MagW'(p_i);
+    sgn2_q  <= p_i[PWidth-1];
+    zero2_q <= v_zero_i || (p_i == '0);
+    m2_q    <= 8'({5'd1, sa_i[2:0]} * {5'd1, sb_i[2:0]});
+    e2_q    <= 6'(sa_i[7:3]) + 6'(sb_i[7:3]);
+  end
+
+  // ---- stage 2: normalise |P| so the product needs only a 3-way fix-up ----
+  logic [LzW:0]     lz2;
+  assign lz2 = lzc_mag(mag2_q);
+  logic [MagW-1:0]  np3_q;   // DSP A input register
+  logic [7:0]       m3_q;    // DSP B input register
+  logic [LzW:0]     lz3_q;
+  logic             sgn3_q, zero3_q;
+  logic [5:0]       e3_q;
+  always_ff @(posedge clk_i) begin
+    np3_q   <= mag2_q << lz2;
+    m3_q    <= m2_q;
+    lz3_q   <= lz2;
+    sgn3_q  <= sgn2_q;
+    zero3_q <= zero2_q;
+    e3_q    <= e2_q;
+  end
+
+  // ---- stages 3, 4: the scale multiply, in a DSP48E2 (M and P registers) ---
+  logic [NW-1:0]    prod4_q, prod5_q;
+  logic [LzW:0]     lz4_q, lz5_q;
+  logic             sgn4_q, sgn5_q, zero4_q, zero5_q;
+  logic [5:0]       e4_q, e5_q;
+  always_ff @(posedge clk_i) begin
+    prod4_q <= NW'(np3_q) * NW'(m3_q);
+    prod5_q <= prod4_q;
+    {lz4_q, sgn4_q, zero4_q, e4_q} <= {lz3_q, sgn3_q, zero3_q, e3_q};
+    {lz5_q, sgn5_q, zero5_q, e5_q} <= {lz4_q, sgn4_q, zero4_q, e4_q};
+  end
+
+  // ---- stage 5: normalise the product; choose the addend -------------------
+  // v = prod x 2^(e - 46 - lz) = nv x 2^(e - 46 - lz - sh); the MSB of nv is
+  // bit NW-1, so its exponent is e - 46 - lz - sh + NW - 1.
+  logic [1:0]       sh5;
+  logic [NW-1:0]    nv5;
+  logic signed [EW-1:0] ev5;
+  always_comb begin
+    if (prod5_q[NW-1])      sh5 = 2'd0;
+    else if (prod5_q[NW-2]) sh5 = 2'd1;
+    else                    sh5 = 2'd2;
+    nv5 = prod5_q << sh5;
+    ev5 = EW'($signed({1'b0, e5_q})) - EW'(ktpu_pkg::BLOCK_EXP_OFFSET) + EW'(NW - 1)
+        - EW'($signed({1'b0, lz5_q})) - EW'($signed({1'b0, sh5}));
+  end
+
+  // An FP22 operand as (sign, zero, exponent, NW-bit significand).
+  logic [6:0] pe5;
+  assign pe5 = peer_i[20:14];
+
+  logic             sv6_q, zv6_q;
+  logic [NW-1:0]    nv6_q;
+  logic signed [EW-1:0] ev6_q;
+  always_ff @(posedge clk_i) begin
+    if (use_peer_i) begin
+      sv6_q <= peer_i[21];
+      zv6_q <= (pe5 == 7'd0);
+      nv6_q <= {1'b1, peer_i[13:0], (NW - SigW)'(0)};
+      ev6_q <= EW'($signed({1'b0, pe5})) - EW'(ktpu_pkg::FP22_BIAS);
+    end else begin
+      sv6_q <= sgn5_q;
+      zv6_q <= zero5_q;
+      nv6_q <= nv5;
+      ev6_q <= ev5;
+    end
+  end
+
+  // ---- stage 6: T arrives; order the operands by magnitude -----------------
+  logic [6:0]       te6;
+  logic             zt6;
+  logic [NW-1:0]    nt6;
+  logic signed [EW-1:0] et6;
+  assign te6 = t_i[20:14];
+  assign zt6 = t_zero_i || (te6 == 7'd0);
+  assign nt6 = {1'b1, t_i[13:0], (NW - SigW)'(0)};
+  assign et6 = EW'($signed({1'b0, te6})) - EW'(ktpu_pkg::FP22_BIAS);
+
+  // Magnitude keys {exponent + offset, significand}; a zero operand keys 0,
+  // so it is always the smaller one and aligns to nothing.
+  logic [EW+NW-1:0] kv6, kt6;
+  logic             v_big6;
+  logic [EW-1:0]    dvt6, dtv6;
+  assign kv6 = zv6_q ? '0 : {ev6_q + EW'(1 << (EW - 1)), nv6_q};
+  assign kt6 = zt6   ? '0 : {et6   + EW'(1 << (EW - 1)), nt6};
+  assign v_big6 = kv6 > kt6;
+  assign dvt6 = ev6_q - et6;
+  assign dtv6 = et6 - ev6_q;
+
+  logic             sb7_q, sub7_q, zs7_q;
+  logic [NW-1:0]    nb7_q, ns7_q;
+  logic signed [EW-1:0] eb7_q;
+  logic [DW-1:0]    d7_q;
+  always_ff @(posedge clk_i) begin
+    if (v_big6) begin
+      sb7_q <= sv6_q;  nb7_q <= nv6_q;  eb7_q <= ev6_q;  ns7_q <= nt6;
+      d7_q  <= (dvt6 > EW'(ShMax)) ? DW'(ShMax) : DW'(dvt6);
+      zs7_q <= zt6;
+      sub7_q <= sv6_q ^ t_i[21];
+    end else begin
+      sb7_q <= t_i[21];  nb7_q <= nt6;  eb7_q <= et6;  ns7_q <= nv6_q;
+      d7_q  <= (dtv6 > EW'(ShMax)) ? DW'(ShMax) : DW'(dtv6);
+      zs7_q <= zv6_q;
+      sub7_q <= sv6_q ^ t_i[21];
+    end
+    // Both zero: kt6 = kv6 = 0 picks T as "big"; stage 10 sees a zero sum.
+    if (zt6 && !v_big6) nb7_q <= '0;
+  end
+
+  // ---- stage 7: align the smaller operand; everything shifted out -> sticky
+  // Two guard bits keep a shift of <= 2 exact, which is every case in which
+  // a subtraction can cancel more than one leading bit.
+  logic [2*(NW+2)-1:0] wide7;
+  logic [NW+1:0]       al7;
+  logic                st7;
+  assign wide7 = {(zs7_q ? NW'(0) : ns7_q), 2'b00, (NW + 2)'(0)} >> d7_q;
+  assign al7   = wide7[2*(NW+2)-1 -: NW+2];
+  assign st7   = |wide7[NW+1:0];
+
+  logic [SumW-2:0]  a8_q, b8_q;
+  logic             sb8_q, sub8_q;
+  logic signed [EW-1:0] eb8_q;
+  always_ff @(posedge clk_i) begin
+    a8_q   <= {nb7_q, 3'b000};
+    b8_q   <= {al7, st7};
+    sb8_q  <= sb7_q;
+    sub8_q <= sub7_q;
+    eb8_q  <= eb7_q;
+  end
+
+  // ---- stage 8: one add or subtract; |big| >= |small| so never negative ---
+  logic [SumW-1:0]  s9_q;
+  logic             sb9_q;
+  logic signed [EW-1:0] eb9_q;
+  always_ff @(posedge clk_i) begin
+    s9_q  <= sub8_q ? {1'b0, a8_q} - {1'b0, b8_q} : {1'b0, a8_q} + {1'b0, b8_q};
+    sb9_q <= sb8_q;
+    eb9_q <= eb8_q;
+  end
+
+  // ---- stage 9: normalise (MSB to bit SumW-1) -------------------------------
+  // The big operand's MSB sat at bit SumW-2 with exponent eb, so bit SumW-1
+  // carries exponent eb + 1.
+  logic [SlzW:0]    lz9;
+  assign lz9 = lzc_sum(s9_q);
+  logic [SumW-1:0]  n10_q;
+  logic signed [EW-1:0] e10_q;
+  logic             sb10_q, z10_q;
+  always_ff @(posedge clk_i) begin
+    n10_q  <= s9_q << lz9;
+    e10_q  <= eb9_q + EW'(1) - EW'($signed({1'b0, lz9}));
+    sb10_q <= sb9_q;
+    z10_q  <= (s9_q == '0);
+  end
+
+  // ---- stage 10: round to nearest even at 15 bits, then range -------------
+  logic [SigW-1:0]  keep10;
+  logic             rnd10, stk10, inc10;
+  logic [SigW:0]    msum10;
+  logic signed [EW-1:0] eb10;    // biased exponent after rounding
+  logic [13:0]      frac10;
+  assign keep10 = n10_q[SumW-1 -: SigW];
+  assign rnd10  = n10_q[SumW-1-SigW];
+  assign stk10  = |n10_q[SumW-2-SigW:0];
+  assign inc10  = rnd10 && (stk10 || keep10[0]);
+  assign msum10 = {1'b0, keep10} + (SigW + 1)'(inc10);
+  // A carry out of the significand leaves 1.000..0: frac 0, exponent + 1.
+  assign frac10 = msum10[SigW] ? 14'd0 : msum10[13:0];
+  assign eb10   = e10_q + EW'(ktpu_pkg::FP22_BIAS) + EW'(msum10[SigW]);
+
+  always_ff @(posedge clk_i) begin
+    acc_ovf_o <= 1'b0;
+    acc_unf_o <= 1'b0;
+    if (z10_q) begin
+      r22_o <= 22'd0;                                   // exact zero is +0
+    end else if (eb10 > EW'(127)) begin
+      r22_o <= {sb10_q, 7'h7F, 14'h3FFF};               // saturate
+      acc_ovf_o <= 1'b1;
+    end else if (eb10 < EW'(1)) begin
+      r22_o <= 22'd0;                                   // below 2^-62: +0
+      acc_unf_o <= 1'b1;
+    end else begin
+      r22_o <= {sb10_q, eb10[6:0], frac10};
+    end
+  end
+
+  // ---- stage 11: R16 --------------------------------------------------------
+  logic [15:0] r16_d;
+  logic        f16_ovf_d;
+  ktpu_acc_r16 u_r16 (
+    .fp22_i (r22_o),
+    .fp16_o (r16_d),
+    .ovf_o  (f16_ovf_d)
+  );
+  always_ff @(posedge clk_i) begin
+    r16_o     <= r16_d;
+    f16_ovf_o <= f16_ovf_d;
+  end
+endmodule
+`default_nettype wire
