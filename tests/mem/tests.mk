@@ -1,7 +1,17 @@
-# Quantiser against the C reference (tests/mem/quant_tb.cpp).
+# Quantiser against the C reference (tests/mem/quant_tb.cpp); memory agent on
+# the DRAM model, the harness playing the mesh (tests/mem/mem_agent_tb.cpp).
 $(eval $(call verilate,mem_quant,ktpu_quant,$(QUANT_SRCS) tests/mem/quant_tb.cpp,))
-TESTS += mem_quant
-TEST_CMD.mem_quant := $(VL_DIR)/mem_quant/Vktpu_quant --seed 1
-TEST_DEPS += $(VL_DIR)/mem_quant/Vktpu_quant
+$(eval $(call verilate,mem_agent,mem_agent_top,$(MEM_AGENT_SRCS) rtl/mem/ktpu_dram.sv \
+  tests/mem/mem_agent_top.sv tests/mem/mem_agent_tb.cpp,))
+
+TESTS += mem_quant mem_agent mem_agent_lat1
+TEST_CMD.mem_quant      := $(VL_DIR)/mem_quant/Vktpu_quant --seed 1
+TEST_CMD.mem_agent      := $(VL_DIR)/mem_agent/Vmem_agent_top --seed 1
+TEST_CMD.mem_agent_lat1 := $(VL_DIR)/mem_agent/Vmem_agent_top --seed 2 +ktpu_dram_latency=1
+TEST_DEPS += $(VL_DIR)/mem_quant/Vktpu_quant $(VL_DIR)/mem_agent/Vmem_agent_top
+
+BENCH_DEPS += $(VL_DIR)/mem_agent/Vmem_agent_top
+BENCH_CMDS += tests/mem/bench.sh
+
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV)
 REGRESS_CMDS += tests/mem/mutants.sh

@@ -1,0 +1,782 @@
+// ktpu_mem_agent: the memory agent, a mesh endpoint in front of one DRAM
+// port (SPEC §8; message layouts in data/ktpu.def, design in docs/mem.md).
+//
+// Requests arrive on the request plane, answers leave on the response plane.
+//   MEM_RD    streaming entry read: FP16 rows through ktpu_quant, or MXFP7
+//             storage passed through; one MEM_DATA flit per (entry, lane),
+//             tagged with both.
+//   MEM_WR    write burst: descriptor + data flits, byte mask, 8-byte
+//             granular addresses (a flit may straddle two DRAM beats).
+//   MEM_QJOB  quantise-on-upload: FP16 tensor -> MXFP7 storage in DRAM.
+// Every request is checked whole before anything is done: format, alignment
+// and the address window [win_base_i, win_limit_i) (also capped at the DRAM
+// size). A refused request is consumed and answered by one MEM_ACK with the
+// status and the offending address; nothing of it reaches DRAM.
+//
+// Structure, in request order:
+//   front end  takes request flits, checks them (one shared multiplier for
+//              the extents), queues reads and jobs (iq) or performs a write
+//              burst itself.
+//   issuer     walks the head of iq (ktpu_mem_iter) issuing DRAM reads, one
+//              per cycle, as long as it holds a credit for the response FIFO
+//              (rf). Requests move to fq, the in-flight queue.
+//   responses  walk fq's head with a second iterator over the in-order DRAM
+//              read data from rf: MX beats become MEM_DATA flits, FP16 beat
+//              pairs go through the quantiser and become MEM_DATA flits, or,
+//              for a job, storage beats written back (third iterator).
+//   output     one register onto the response plane, round-robin over the
+//              five flit sources (MX data, quantised data, refusal, write
+//              ack, job done).
+// Ordering: DRAM applies a request when it accepts it, and the agent issues
+// in request order (a write burst waits until every earlier read is issued;
+// a job lets nothing after it issue until its write-back is acknowledged).
+// So requests take effect in arrival order.
+// No deadlock (docs/noc.md): DRAM responses are always accepted (rf has a
+// reserved slot for every read issued, write acks only bump counters), and
+// consuming a request never needs the request plane; it needs only the
+// response plane, which every endpoint drains unconditionally.
+`default_nettype none
+
+module ktpu_mem_agent #(
+  parameter int X          = 1,    // this node's mesh coordinates (src of its answers)
+  parameter int Y          = 0,
+  parameter int AddrBits   = 24,   // DRAM byte address bits
+  parameter int RspDepth   = 128,  // read beats in flight + buffered (>= latency + a few)
+  parameter int QueueDepth = 4     // requests queued ahead of the issuer, and in flight
+) (
+  input  wire logic                clk_i,
+  input  wire logic                rst_i,
+  // request plane, mesh -> agent
+  input  wire logic                req_valid_i,
+  output logic                     req_ready_o,
+  input  wire logic [287:0]        req_flit_i,
+  // response plane, agent -> mesh
+  output logic                     rsp_valid_o,
+  input  wire logic                rsp_ready_i,
+  output logic      [287:0]        rsp_flit_o,
+  // one DRAM port (rtl/mem/ktpu_dram.sv contract)
+  output logic                     dram_req_valid_o,
+  input  wire logic                dram_req_ready_i,
+  output logic                     dram_req_write_o,
+  output logic      [AddrBits-1:0] dram_req_addr_o,
+  output logic      [255:0]        dram_req_wdata_o,
+  output logic      [31:0]         dram_req_wstrb_o,
+  output logic      [7:0]          dram_req_tag_o,
+  input  wire logic                dram_rsp_valid_i,
+  output logic                     dram_rsp_ready_o,
+  input  wire logic [255:0]        dram_rsp_rdata_i,
+  input  wire logic [7:0]          dram_rsp_tag_i,
+  // address window and status (saturating counters)
+  input  wire logic [31:0]         win_base_i,
+  input  wire logic [31:0]         win_limit_i,       // exclusive
+  output logic      [31:0]         win_err_count_o,   // WINDOW refusals
+  output logic      [31:0]         bad_req_count_o,   // ALIGN / BADREQ answers
+  output logic      [31:0]         nonfinite_count_o, // non-finite blocks quantised
+  output logic      [31:0]         nonfinite_addr_o   // address of the latest one
+);
+  import ktpu_pkg::*;
+
+  if (FLIT_BITS != 32'd288 || FLIT_HDR_LSB != 32'd256 || ENTRY_WORDS != 32'd4) begin : gen_bad_defs
+    $error("ktpu_mem_agent: written for 288-bit flits and 4-lane entries");
+  end
+  if (AddrBits < 6 || AddrBits > 31) begin : gen_bad_addr
+    $error("ktpu_mem_agent: AddrBits must be 6..31");
+  end
+  if (RspDepth < 4 || (1 << $clog2(RspDepth)) != RspDepth) begin : gen_bad_rsp
+    $error("ktpu_mem_agent: RspDepth must be a power of two >= 4");
+  end
+  if (QueueDepth < 2 || (1 << $clog2(QueueDepth)) != QueueDepth) begin : gen_bad_q
+    $error("ktpu_mem_agent: QueueDepth must be a power of two >= 2");
+  end
+
+  localparam int H = FLIT_HDR_LSB;
+  localparam logic [3:0] TyRd   = 4'(MSG_MEM_RD);
+  localparam logic [3:0] TyWr   = 4'(MSG_MEM_WR);
+  localparam logic [3:0] TyQj   = 4'(MSG_MEM_QJOB);
+  localparam logic [3:0] TyData = 4'(MSG_MEM_DATA);
+  localparam logic [3:0] TyAck  = 4'(MSG_MEM_ACK);
+  localparam logic [3:0] StOk   = 4'(MEMST_OK);
+  localparam logic [3:0] StWin  = 4'(MEMST_WINDOW);
+  localparam logic [3:0] StAlgn = 4'(MEMST_ALIGN);
+  localparam logic [3:0] StBad  = 4'(MEMST_BADREQ);
+  localparam logic [3:0] StNf   = 4'(MEMST_NONFINITE);
+  // DRAM tags: bit 7 write, bit 6 job write-back (reads carry 0).
+  localparam logic [7:0] TagRd  = 8'h00;
+  localparam logic [7:0] TagWr  = 8'h80;
+  localparam logic [7:0] TagWb  = 8'hC0;
+
+  function automatic logic [31:0] pw(input logic [287:0] f, input int w);
+    pw = f[32*w +: 32];
+  endfunction
+
+  // A response-plane flit from this node.
+  function automatic logic [287:0] mkflit(input logic [3:0] dx, input logic [3:0] dy,
+                                          input logic [3:0] ty, input logic [7:0] txn,
+                                          input logic [255:0] payload);
+    mkflit = {dx, dy, 4'(X), 4'(Y), ty, txn, 1'b1, 3'b000, payload};
+  endfunction
+
+  function automatic logic [255:0] ack_payload(input logic [3:0] code, input logic [3:0] op,
+                                               input logic [31:0] addr, input logic [31:0] cnt);
+    ack_payload = {160'd0, cnt, addr, 24'd0, op, code};
+  endfunction
+
+  // ---- shared wires -----------------------------------------------------------
+  logic        issuer_idle;        // nothing queued or being issued
+  logic        fe_wr_valid;        // front end's write beat
+  logic [31:0] fe_wr_addr;
+  logic [255:0] fe_wr_data;
+  logic [31:0] fe_wr_strb;
+  logic        fe_wr_take;
+  logic        wb_v_q;             // job write-back beat
+  logic [31:0] wb_addr_q;
+  logic [255:0] wb_data_q;
+  logic        wb_take;
+  logic        is_rd_valid;        // issuer's read beat
+  logic [31:0] is_rd_addr;
+  logic        is_rd_take;
+
+  // ==== front end ===============================================================
+  localparam logic [3:0] FIdle = 4'd0, FM0 = 4'd1, FM1 = 4'd2, FM2 = 4'd3, FDecide = 4'd4,
+                         FQueue = 4'd5, FWWait = 4'd6, FWData = 4'd7, FWAck = 4'd8,
+                         FDrain = 4'd9, FRefuse = 4'd10;
+  logic [3:0]   fs_q;
+  logic [287:0] cur_q;             // the request's first flit
+  logic [3:0]   cur_ty, cur_dx, cur_dy;
+  logic [7:0]   cur_txn;
+  logic         cur_last;
+  assign cur_ty   = cur_q[H + FLIT_TYPE_LSB +: 4];
+  assign cur_dx   = cur_q[H + FLIT_SRC_X_LSB +: 4];  // answers go to the sender
+  assign cur_dy   = cur_q[H + FLIT_SRC_Y_LSB +: 4];
+  assign cur_txn  = cur_q[H + FLIT_TXN_LSB +: 8];
+  assign cur_last = cur_q[H + FLIT_LAST_LSB];
+
+  // Payload fields of the three request kinds (same words, read per kind).
+  logic [31:0] w0, w1, w2, w3, w4;
+  assign w0 = pw(cur_q, 0);
+  assign w1 = pw(cur_q, 1);
+  assign w2 = pw(cur_q, 2);
+  assign w3 = pw(cur_q, 3);
+  assign w4 = pw(cur_q, 4);
+  logic [15:0] rd_groups, rd_per, qj_rows, qj_blocks;
+  logic [1:0]  rd_fmt;
+  logic [7:0]  wr_count;
+  assign rd_groups = w2[RD_SHAPE_GROUPS_LSB +: 16];
+  assign rd_per    = w2[RD_SHAPE_PER_GROUP_LSB +: 16];
+  assign rd_fmt    = w3[RD_CTRL_FMT_LSB +: 2];
+  assign qj_rows   = w4[QJ_SHAPE_ROWS_LSB +: 16];
+  assign qj_blocks = w4[QJ_SHAPE_BLOCKS_LSB +: 16];
+  assign wr_count  = w2[WR_CTRL_COUNT_LSB +: 8];
+
+  // One multiplier, used in three steps: entry count, extent 1, extent 2.
+  logic [17:0] mul_a;
+  logic [31:0] mul_b;
+  logic [49:0] mul_p;
+  logic [31:0] total_q;            // entries (read) or blocks (job)
+  logic [49:0] ext1_q, ext2_q;
+  always_comb begin
+    mul_a = 18'd0;
+    mul_b = 32'd0;
+    unique case (fs_q)
+      FM0: begin
+        mul_a = (cur_ty == TyQj) ? {2'b00, qj_rows} : {2'b00, rd_groups};
+        mul_b = (cur_ty == TyQj) ? {16'd0, qj_blocks} : {16'd0, rd_per};
+      end
+      FM1: begin
+        if (cur_ty == TyRd)      begin mul_a = {rd_groups, 2'b00} - 18'd1;   mul_b = w1; end
+        else if (cur_ty == TyQj) begin mul_a = {2'b00, qj_rows} - 18'd1;    mul_b = w1; end
+        else                     begin mul_a = {10'd0, wr_count} - 18'd1;   mul_b = w1; end
+      end
+      FM2: begin
+        mul_a = {2'b00, qj_rows} - 18'd1;
+        mul_b = w3;
+      end
+      default: ;
+    endcase
+  end
+  assign mul_p = 50'(mul_a) * 50'(mul_b);
+
+  // Extents as [lo, hi) in 52 bits: no sum here can wrap.
+  logic [51:0] win_lo, win_hi, lo1, hi1, lo2, hi2;
+  logic [4:0]  mask_lo, mask_hi;
+  logic        mask_any, bad, misaligned, out1, out2, overlap;
+  logic [3:0]  status;
+  logic [31:0] bad_addr;
+  always_comb begin
+    win_lo = {20'd0, win_base_i};
+    win_hi = (52'(win_limit_i) < (52'd1 << AddrBits)) ? 52'(win_limit_i) : (52'd1 << AddrBits);
+    mask_lo  = 5'd0;
+    mask_hi  = 5'd0;
+    mask_any = (w3 != 32'd0);
+    for (int b = 31; b >= 0; b--) if (w3[b]) mask_lo = 5'(b);
+    for (int b = 0; b < 32; b++)  if (w3[b]) mask_hi = 5'(b);
+    lo1 = 52'd0; hi1 = 52'd0; lo2 = 52'd0; hi2 = 52'd0;
+    bad = 1'b0; misaligned = 1'b0;
+    unique case (cur_ty)
+      TyRd: begin
+        lo1 = 52'(w0);
+        hi1 = 52'(w0) + 52'(ext1_q) + (52'(rd_per) << ((rd_fmt == 2'(FMT_FP16)) ? 6 : 5));
+        bad = !cur_last || rd_fmt > 2'(FMT_MX) || rd_groups == 16'd0 || rd_per == 16'd0 ||
+              total_q > RD_MAX_ENTRIES;
+        misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0);
+      end
+      TyQj: begin
+        lo1 = 52'(w0);
+        hi1 = 52'(w0) + 52'(ext1_q) + (52'(qj_blocks) << 6);
+        lo2 = 52'(w2);
+        hi2 = 52'(w2) + 52'(ext2_q) + (52'(qj_blocks) << 5);
+        bad = !cur_last || qj_rows == 16'd0 || qj_blocks == 16'd0;
+        misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0) || (w2[4:0] != 5'd0) ||
+                     (w3[4:0] != 5'd0);
+      end
+      TyWr: begin
+        lo1 = 52'(w0) + 52'(mask_lo);
+        hi1 = 52'(w0) + 52'(ext1_q) + 52'(mask_hi) + 52'd1;
+        bad = cur_last || wr_count == 8'd0;
+        misaligned = (w0[2:0] != 3'd0) || (w1[2:0] != 3'd0);
+      end
+      default: bad = 1'b1;
+    endcase
+    // A job that reads what it writes would see its own output: refused.
+    overlap = (cur_ty == TyQj) && (lo1 < hi2) && (lo2 < hi1);
+    out1 = (lo1 < win_lo) || (hi1 > win_hi);
+    out2 = (cur_ty == TyQj) && ((lo2 < win_lo) || (hi2 > win_hi));
+    if (cur_ty == TyWr && !mask_any) out1 = 1'b0;   // writes nothing
+    if (bad || overlap)         status = StBad;
+    else if (misaligned)        status = StAlgn;
+    else if (out1 || out2)      status = StWin;
+    else                        status = StOk;
+    // The offending address: the lowest if it is below the window, else the
+    // highest byte the access would touch.
+    if (out1) bad_addr = (lo1 < win_lo) ? lo1[31:0] : 32'(hi1 - 52'd1);
+    else      bad_addr = (lo2 < win_lo) ? lo2[31:0] : 32'(hi2 - 52'd1);
+  end
+
+  // Issue queue (requests waiting for the issuer) and in-flight queue
+  // (requests whose data is coming back): entries are
+  // {job, fp16, dx, dy, txn, base, stride, groups, per_group, dst, dstride, total}.
+  localparam int QW = 1 + 1 + 4 + 4 + 8 + 32 + 32 + 16 + 16 + 32 + 32 + 32;
+  logic          iq_push, iq_pop, iq_empty, iq_full;
+  logic [QW-1:0] iq_wdata, iq_head;
+  logic          fq_push, fq_pop, fq_empty, fq_full;
+  logic [QW-1:0] fq_head;
+  assign iq_wdata = (cur_ty == TyQj)
+      ? {1'b1, 1'b1, cur_dx, cur_dy, cur_txn, w0, w1, qj_rows, qj_blocks, w2, w3, total_q}
+      : {1'b0, rd_fmt == 2'(FMT_FP16), cur_dx, cur_dy, cur_txn, w0, w1, rd_groups, rd_per,
+         32'd0, 32'd0, total_q};
+
+  // Write bursts: running address and counts; a straddling flit's second beat.
+  logic [7:0]   wr_i_q;          // data flits seen
+  logic [8:0]   wr_beats_q;      // DRAM beats issued
+  logic [31:0]  wr_addr_q;
+  logic         wr_bad_q;
+  logic         wr_last_q;       // the flit whose second beat is pending was the last
+  logic         b2_v_q;
+  logic [31:0]  b2_addr_q;
+  logic [255:0] b2_data_q;
+  logic [31:0]  b2_strb_q;
+  logic [1:0]   off;             // 8-byte offset inside the beat
+  logic [255:0] d_in;
+  logic [31:0]  m_in;
+  logic         in_range, d_ok, in_last;
+  assign off      = wr_addr_q[4:3];
+  assign d_in     = req_flit_i[255:0];
+  assign m_in     = w3;
+  assign in_range = (wr_i_q < wr_count);
+  assign d_ok     = in_range && (req_flit_i[H + FLIT_TYPE_LSB +: 4] == TyWr);
+  assign in_last  = req_flit_i[H + FLIT_LAST_LSB];
+
+  always_comb begin
+    fe_wr_valid = 1'b0;
+    fe_wr_addr  = 32'd0;
+    fe_wr_data  = 256'd0;
+    fe_wr_strb  = 32'd0;
+    if (fs_q == FWData) begin
+      if (b2_v_q) begin
+        fe_wr_valid = 1'b1;
+        fe_wr_addr  = b2_addr_q;
+        fe_wr_data  = b2_data_q;
+        fe_wr_strb  = b2_strb_q;
+      end else if (req_valid_i && d_ok) begin
+        fe_wr_valid = 1'b1;
+        fe_wr_addr  = {wr_addr_q[31:5], 5'd0};
+        fe_wr_data  = d_in << (64 * off);
+        fe_wr_strb  = m_in << (8 * off);
+      end
+    end
+  end
+
+  // Pending write acks: {dx, dy, txn, status, beats}, answered once DRAM has
+  // acknowledged that many write beats (acks come back in issue order).
+  localparam int AW = 4 + 4 + 8 + 4 + 9;
+  logic          aq_push, aq_pop, aq_empty, aq_full;
+  logic [AW-1:0] aq_head;
+
+  logic         ref_v_q;          // refusal flit slot
+  logic [287:0] ref_f_q;
+  logic         ref_take;
+  logic [3:0]   ref_code_q;
+  logic [31:0]  ref_addr_q;
+  logic [31:0]  win_err_q, bad_req_q;
+
+  always_comb begin
+    req_ready_o = 1'b0;
+    unique case (fs_q)
+      FIdle:  req_ready_o = 1'b1;
+      FDrain: req_ready_o = 1'b1;
+      FWData: req_ready_o = !b2_v_q && (!d_ok || fe_wr_take);
+      default: ;
+    endcase
+  end
+  assign iq_push = (fs_q == FQueue) && !iq_full;
+  assign aq_push = (fs_q == FWAck) && !aq_full;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      fs_q      <= FIdle;
+      b2_v_q    <= 1'b0;
+      ref_v_q   <= 1'b0;
+      win_err_q <= 32'd0;
+      bad_req_q <= 32'd0;
+    end else begin
+      if (ref_take) ref_v_q <= 1'b0;
+      unique case (fs_q)
+        FIdle: if (req_valid_i) fs_q <= FM0;
+        FM0: fs_q <= FM1;
+        FM1: fs_q <= FM2;
+        FM2: fs_q <= FDecide;
+        FDecide: begin
+          ref_code_q <= status;
+          ref_addr_q <= (status == StWin) ? bad_addr : 32'd0;
+          if (status != StOk)      fs_q <= cur_last ? FRefuse : FDrain;
+          else if (cur_ty == TyWr) fs_q <= FWWait;
+          else                     fs_q <= FQueue;
+        end
+        FQueue: if (!iq_full) fs_q <= FIdle;
+        FWWait: if (issuer_idle) fs_q <= FWData;
+        FWData: begin
+          if (b2_v_q) begin
+            if (fe_wr_take) begin
+              b2_v_q <= 1'b0;
+              if (wr_last_q) fs_q <= FWAck;
+            end
+          end else if (req_valid_i && req_ready_o) begin
+            wr_i_q <= wr_i_q + 8'd1;
+            if (!d_ok) wr_bad_q <= 1'b1;
+            if (in_last && (wr_i_q + 8'd1 != wr_count)) wr_bad_q <= 1'b1;
+            if (d_ok) begin
+              wr_addr_q <= wr_addr_q + w1;
+              if (off != 2'd0) begin
+                b2_v_q    <= 1'b1;
+                b2_addr_q <= {wr_addr_q[31:5], 5'd0} + 32'd32;
+                b2_data_q <= d_in >> (64 * (32'd4 - 32'(off)));
+                b2_strb_q <= m_in >> (8 * (32'd4 - 32'(off)));
+                wr_last_q <= in_last;
+              end
+            end
+            if (in_last && (!d_ok || off == 2'd0)) fs_q <= FWAck;
+          end
+        end
+        FWAck: if (!aq_full) fs_q <= FIdle;
+        FDrain: if (req_valid_i && in_last) fs_q <= FRefuse;
+        FRefuse: if (!ref_v_q || ref_take) begin
+          ref_v_q <= 1'b1;
+          ref_f_q <= mkflit(cur_dx, cur_dy, TyAck, cur_txn,
+                            ack_payload(ref_code_q, cur_ty, ref_addr_q, 32'd0));
+          if (ref_code_q == StWin) begin
+            if (win_err_q != 32'hFFFF_FFFF) win_err_q <= win_err_q + 32'd1;
+          end else begin
+            if (bad_req_q != 32'hFFFF_FFFF) bad_req_q <= bad_req_q + 32'd1;
+          end
+          fs_q <= FIdle;
+        end
+        default: fs_q <= FIdle;
+      endcase
+    end
+  end
+
+  // Datapath registers of the front end (meaningful per state, not reset).
+  always_ff @(posedge clk_i) begin
+    if (fs_q == FIdle && req_valid_i) cur_q <= req_flit_i;
+    if (fs_q == FM0) total_q <= mul_p[31:0];
+    if (fs_q == FM1) ext1_q  <= mul_p;
+    if (fs_q == FM2) ext2_q  <= mul_p;
+    if (fs_q == FWWait) begin
+      wr_i_q     <= 8'd0;
+      wr_beats_q <= 9'd0;
+      wr_addr_q  <= w0;
+      wr_bad_q   <= 1'b0;
+    end
+    if (fe_wr_take) wr_beats_q <= wr_beats_q + 9'd1;
+  end
+
+  // ==== issuer ==================================================================
+  logic [1:0]  is_q;               // 0 idle, 1 run, 2 wait for the job's write-back
+  logic        is_load;
+  logic        it_last;
+  logic [31:0] it_addr;
+  logic        job_done;           // pulse: the running job is finished and answered
+  logic [$clog2(RspDepth):0] credit_q;
+  logic        rf_pop;
+
+  logic        iqh_job, iqh_fp16;
+  logic [31:0] iqh_base, iqh_stride;
+  logic [15:0] iqh_groups, iqh_per;
+  assign iqh_job    = iq_head[QW-1];
+  assign iqh_fp16   = iq_head[QW-2];
+  assign iqh_base   = iq_head[QW-19 -: 32];
+  assign iqh_stride = iq_head[QW-51 -: 32];
+  assign iqh_groups = iq_head[QW-83 -: 16];
+  assign iqh_per    = iq_head[QW-99 -: 16];
+
+  assign is_load     = (is_q == 2'd0) && !iq_empty && !fq_full;
+  assign iq_pop      = is_load;
+  assign fq_push     = is_load;
+  assign issuer_idle = (is_q == 2'd0) && iq_empty;
+  assign is_rd_valid = (is_q == 2'd1) && (credit_q != '0);
+  assign is_rd_addr  = it_addr;
+  logic  job_running_q;            // the request being issued is a job
+
+  ktpu_mem_iter u_iter_issue (
+    .clk_i, .rst_i,
+    .load_i(is_load), .base_i(iqh_base), .stride_i(iqh_stride), .groups_i(iqh_groups),
+    .per_group_i(iqh_per), .four_lanes_i(!iqh_job), .fp16_i(iqh_fp16),
+    .step_i(is_rd_take), .active_o(unused_it_active), .addr_o(it_addr),
+    .half_o(unused_it_half), .lane_o(unused_it_lane), .entry_o(unused_it_entry), .last_o(it_last)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      is_q     <= 2'd0;
+      credit_q <= ($clog2(RspDepth)+1)'(RspDepth);
+    end else begin
+      unique case (is_q)
+        2'd0: if (is_load) is_q <= 2'd1;
+        2'd1: if (is_rd_take && it_last) is_q <= job_running_q ? 2'd2 : 2'd0;
+        2'd2: if (job_done) is_q <= 2'd0;
+        default: is_q <= 2'd0;
+      endcase
+      credit_q <= credit_q - ($clog2(RspDepth)+1)'(is_rd_take) + ($clog2(RspDepth)+1)'(rf_pop);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (is_load) job_running_q <= iqh_job;
+  end
+
+  // ==== DRAM request mux ===========================================================
+  // Job write-back first (it drains what the job's reads brought in), then the
+  // front end's burst (only runs while the issuer is idle), then reads.
+  always_comb begin
+    dram_req_valid_o = 1'b0;
+    dram_req_write_o = 1'b0;
+    dram_req_addr_o  = is_rd_addr[AddrBits-1:0];
+    dram_req_wdata_o = 256'd0;
+    dram_req_wstrb_o = 32'd0;
+    dram_req_tag_o   = TagRd;
+    wb_take = 1'b0; fe_wr_take = 1'b0; is_rd_take = 1'b0;
+    if (wb_v_q) begin
+      dram_req_valid_o = 1'b1;
+      dram_req_write_o = 1'b1;
+      dram_req_addr_o  = wb_addr_q[AddrBits-1:0];
+      dram_req_wdata_o = wb_data_q;
+      dram_req_wstrb_o = 32'hFFFF_FFFF;
+      dram_req_tag_o   = TagWb;
+      wb_take          = dram_req_ready_i;
+    end else if (fe_wr_valid) begin
+      dram_req_valid_o = 1'b1;
+      dram_req_write_o = 1'b1;
+      dram_req_addr_o  = fe_wr_addr[AddrBits-1:0];
+      dram_req_wdata_o = fe_wr_data;
+      dram_req_wstrb_o = fe_wr_strb;
+      dram_req_tag_o   = TagWr;
+      fe_wr_take       = dram_req_ready_i;
+    end else if (is_rd_valid) begin
+      dram_req_valid_o = 1'b1;
+      is_rd_take       = dram_req_ready_i;
+    end
+  end
+
+  // ==== DRAM responses ===========================================================
+  // Always accepted: read data has a credited slot in rf; write acks count.
+  logic          rf_push, rf_empty, rf_full;
+  logic [255:0]  rf_head;
+  logic [11:0]   wack_cnt_q;       // write acks not yet answered: <= 5 bursts x 510 beats
+  logic [31:0]   job_acked_q;
+  logic          wack_dec;
+  logic [8:0]    aqh_beats;
+  assign dram_rsp_ready_o = 1'b1;
+  assign rf_push = dram_rsp_valid_i && !dram_rsp_tag_i[7];
+  assign aqh_beats = aq_head[8:0];
+
+  // ==== response side =============================================================
+  logic          rs_q;             // walking fq's head
+  logic          rs_load;
+  logic          ir_last, ir_half;
+  logic [1:0]    ir_lane;
+  logic [15:0]   ir_entry;
+  logic [31:0]   ir_addr;
+  logic          rs_step;
+  logic          fqh_job, fqh_fp16;
+  logic [3:0]    fqh_dx, fqh_dy;
+  logic [7:0]    fqh_txn;
+  logic [31:0]   fqh_base, fqh_stride, fqh_dst, fqh_dstride, fqh_total;
+  logic [15:0]   fqh_groups, fqh_per;
+  assign {fqh_job, fqh_fp16, fqh_dx, fqh_dy, fqh_txn, fqh_base, fqh_stride, fqh_groups, fqh_per,
+          fqh_dst, fqh_dstride, fqh_total} = fq_head;
+  assign rs_load = !rs_q && !fq_empty;
+
+  ktpu_mem_iter u_iter_rsp (
+    .clk_i, .rst_i,
+    .load_i(rs_load), .base_i(fqh_base), .stride_i(fqh_stride), .groups_i(fqh_groups),
+    .per_group_i(fqh_per), .four_lanes_i(!fqh_job), .fp16_i(fqh_fp16),
+    .step_i(rs_step), .active_o(unused_ir_active), .addr_o(ir_addr),
+    .half_o(ir_half), .lane_o(ir_lane), .entry_o(ir_entry), .last_o(ir_last)
+  );
+
+  // FP16: the first beat of a block waits here for the second.
+  logic [255:0]  lo_q;
+  logic [31:0]   lo_addr_q;
+  // Quantiser tag: {job, dx, dy, txn, entry, lane, block address}.
+  localparam int TW = 1 + 4 + 4 + 8 + 16 + 2 + 32;
+  logic          qi_valid, qi_ready, qo_valid, qo_ready, qo_nf;
+  logic [TW-1:0] qi_tag, qo_tag;
+  logic [223:0]  qo_q;
+  logic [7:0]    qo_scale;
+  logic          mx_v_q, mx_take, qd_v_q, qd_take;
+  logic [287:0]  mx_f_q, qd_f_q;
+
+  assign qi_valid = rs_q && !rf_empty && fqh_fp16 && ir_half;
+  assign qi_tag   = {fqh_job, fqh_dx, fqh_dy, fqh_txn, ir_entry, ir_lane, lo_addr_q};
+  always_comb begin
+    rs_step = 1'b0;
+    if (rs_q && !rf_empty) begin
+      if (!fqh_fp16)    rs_step = !mx_v_q || mx_take;
+      else if (!ir_half) rs_step = 1'b1;
+      else              rs_step = qi_ready;
+    end
+  end
+  assign rf_pop = rs_step;
+  assign fq_pop = rs_step && ir_last;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rs_q   <= 1'b0;
+      mx_v_q <= 1'b0;
+    end else begin
+      if (rs_load) rs_q <= 1'b1;
+      else if (fq_pop) rs_q <= 1'b0;
+      if (rs_step && !fqh_fp16) mx_v_q <= 1'b1;
+      else if (mx_take) mx_v_q <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rs_step && fqh_fp16 && !ir_half) begin
+      lo_q      <= rf_head;
+      lo_addr_q <= ir_addr;
+    end
+    if (rs_step && !fqh_fp16)
+      mx_f_q <= mkflit(fqh_dx, fqh_dy, TyData, fqh_txn,
+                       {ir_entry, 5'd0, 1'b0, ir_lane, rf_head[231:0]});
+  end
+
+  ktpu_quant #(.TagBits(TW)) u_quant (
+    .clk_i, .rst_i,
+    .valid_i(qi_valid), .ready_o(qi_ready), .x_i({rf_head, lo_q}), .tag_i(qi_tag),
+    .valid_o(qo_valid), .ready_i(qo_ready), .q_o(qo_q), .scale_o(qo_scale),
+    .nonfinite_o(qo_nf), .tag_o(qo_tag)
+  );
+
+  logic        qo_job;
+  logic [3:0]  qo_dx, qo_dy;
+  logic [7:0]  qo_txn;
+  logic [15:0] qo_entry;
+  logic [1:0]  qo_lane;
+  logic [31:0] qo_addr;
+  assign {qo_job, qo_dx, qo_dy, qo_txn, qo_entry, qo_lane, qo_addr} = qo_tag;
+  assign qo_ready = qo_job ? (!wb_v_q || wb_take) : (!qd_v_q || qd_take);
+
+  // Quantise job: write-back walk, counts, answer.
+  logic        job_q;            // a job's write-back is in progress
+  logic [3:0]  job_dx_q, job_dy_q;
+  logic [7:0]  job_txn_q;
+  logic [31:0] job_total_q, job_nf_q, job_nf_addr_q;
+  logic [31:0] iw_addr;
+  logic        qdone_v_q, qdone_take;
+  logic [287:0] qdone_f_q;
+  logic        job_fin;
+  assign job_fin  = job_q && (job_acked_q == job_total_q) && (!qdone_v_q || qdone_take);
+  assign job_done = job_fin;
+
+  ktpu_mem_iter u_iter_wb (
+    .clk_i, .rst_i,
+    .load_i(rs_load && fqh_job), .base_i(fqh_dst), .stride_i(fqh_dstride),
+    .groups_i(fqh_groups), .per_group_i(fqh_per), .four_lanes_i(1'b0), .fp16_i(1'b0),
+    .step_i(qo_valid && qo_ready && qo_job), .active_o(unused_iw_active), .addr_o(iw_addr),
+    .half_o(unused_iw_half), .lane_o(unused_iw_lane), .entry_o(unused_iw_entry), .last_o(unused_iw_last)
+  );
+
+  logic [31:0] nf_count_q, nf_addr_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      qd_v_q     <= 1'b0;
+      wb_v_q     <= 1'b0;
+      job_q      <= 1'b0;
+      qdone_v_q  <= 1'b0;
+      nf_count_q <= 32'd0;
+      nf_addr_q  <= 32'd0;
+      wack_cnt_q <= 12'd0;
+    end else begin
+      if (qo_valid && qo_ready && !qo_job) qd_v_q <= 1'b1;
+      else if (qd_take) qd_v_q <= 1'b0;
+      if (qo_valid && qo_ready && qo_job) wb_v_q <= 1'b1;
+      else if (wb_take) wb_v_q <= 1'b0;
+      if (qo_valid && qo_ready && qo_nf) begin
+        if (nf_count_q != 32'hFFFF_FFFF) nf_count_q <= nf_count_q + 32'd1;
+        nf_addr_q <= qo_addr;
+      end
+      if (rs_load && fqh_job) job_q <= 1'b1;
+      else if (job_fin) job_q <= 1'b0;
+      if (job_fin) qdone_v_q <= 1'b1;
+      else if (qdone_take) qdone_v_q <= 1'b0;
+      wack_cnt_q <= wack_cnt_q + 12'(dram_rsp_valid_i && dram_rsp_tag_i == TagWr)
+                    - (wack_dec ? 12'(aqh_beats) : 12'd0);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (qo_valid && qo_ready && !qo_job)
+      qd_f_q <= mkflit(qo_dx, qo_dy, TyData, qo_txn,
+                       {qo_entry, 5'd0, qo_nf, qo_lane, qo_scale, qo_q});
+    if (qo_valid && qo_ready && qo_job) begin
+      wb_addr_q <= iw_addr;
+      wb_data_q <= {24'd0, qo_scale, qo_q};
+    end
+    if (rs_load && fqh_job) begin
+      job_dx_q    <= fqh_dx;
+      job_dy_q    <= fqh_dy;
+      job_txn_q   <= fqh_txn;
+      job_total_q <= fqh_total;
+      job_nf_q    <= 32'd0;
+      job_acked_q <= 32'd0;
+    end else begin
+      if (dram_rsp_valid_i && dram_rsp_tag_i == TagWb) job_acked_q <= job_acked_q + 32'd1;
+      if (qo_valid && qo_ready && qo_job && qo_nf) begin
+        job_nf_q <= job_nf_q + 32'd1;
+        if (job_nf_q == 32'd0) job_nf_addr_q <= qo_addr;
+      end
+    end
+    if (job_fin)
+      qdone_f_q <= mkflit(job_dx_q, job_dy_q, TyAck, job_txn_q,
+                          ack_payload((job_nf_q != 32'd0) ? StNf : StOk, TyQj,
+                                      (job_nf_q != 32'd0) ? job_nf_addr_q : 32'd0, job_nf_q));
+  end
+
+  // Write acks: answered when DRAM has acknowledged the burst's beats.
+  logic         wack_v_q, wack_take;
+  logic [287:0] wack_f_q;
+  logic [3:0]   aqh_dx, aqh_dy, aqh_code;
+  logic [7:0]   aqh_txn;
+  assign {aqh_dx, aqh_dy, aqh_txn, aqh_code} = aq_head[AW-1:9];
+  assign wack_dec = !aq_empty && (wack_cnt_q >= 12'(aqh_beats)) && (!wack_v_q || wack_take);
+  assign aq_pop   = wack_dec;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) wack_v_q <= 1'b0;
+    else if (wack_dec) wack_v_q <= 1'b1;
+    else if (wack_take) wack_v_q <= 1'b0;
+  end
+  always_ff @(posedge clk_i) begin
+    if (wack_dec)
+      wack_f_q <= mkflit(aqh_dx, aqh_dy, TyAck, aqh_txn,
+                         ack_payload(aqh_code, TyWr, 32'd0, 32'(aqh_beats)));
+  end
+
+  // ==== response-plane output ========================================================
+  logic         out_v_q;
+  logic [287:0] out_f_q;
+  logic [2:0]   rr_q;
+  logic [4:0]   src_v, take;
+  logic [287:0] src_f [5];
+  logic         load_out;
+  assign src_v    = {qdone_v_q, wack_v_q, ref_v_q, qd_v_q, mx_v_q};
+  assign src_f[0] = mx_f_q;
+  assign src_f[1] = qd_f_q;
+  assign src_f[2] = ref_f_q;
+  assign src_f[3] = wack_f_q;
+  assign src_f[4] = qdone_f_q;
+  assign load_out = !out_v_q || rsp_ready_i;
+  always_comb begin
+    take = 5'b00000;
+    for (int k = 4; k >= 0; k--) begin
+      int i;
+      i = (int'(rr_q) + k) % 5;
+      if (load_out && src_v[i]) take = 5'b00001 << i;
+    end
+  end
+  assign {qdone_take, wack_take, ref_take, qd_take, mx_take} = take;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      out_v_q <= 1'b0;
+      rr_q    <= 3'd0;
+    end else if (load_out) begin
+      out_v_q <= (take != 5'b00000);
+      for (int i = 0; i < 5; i++)
+        if (take[i]) rr_q <= (i == 4) ? 3'd0 : 3'(i + 1);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (load_out)
+      for (int i = 0; i < 5; i++) if (take[i]) out_f_q <= src_f[i];
+  end
+  assign rsp_valid_o = out_v_q;
+  assign rsp_flit_o  = out_f_q;
+
+  assign win_err_count_o   = win_err_q;
+  assign bad_req_count_o   = bad_req_q;
+  assign nonfinite_count_o = nf_count_q;
+  assign nonfinite_addr_o  = nf_addr_q;
+
+  // Outputs nobody needs here, and address bits above AddrBits (the window
+  // check already keeps every address below 2^AddrBits).
+  logic        unused_it_active, unused_ir_active, unused_iw_active, unused_it_half;
+  logic        unused_iw_half, unused_iw_last;
+  logic [1:0]  unused_it_lane, unused_iw_lane;
+  logic [15:0] unused_it_entry, unused_iw_entry;
+  logic [$clog2(RspDepth):0]   unused_cnt_1;
+  logic [$clog2(QueueDepth):0] unused_cnt_2, unused_cnt_3, unused_cnt_4;
+  logic        unused_addr_bits;
+  assign unused_addr_bits = ^{fe_wr_addr, wb_addr_q, is_rd_addr};
+
+  // ==== queues ============================================================================
+  // rf: DRAM read data, RspDepth x 256 bits, block RAM. iq/fq/aq: a few
+  // entries each, distributed RAM.
+  ktpu_fifo #(.Width(256), .Depth(RspDepth), .Primitive("block"), .Name("mem_agent.rf")) u_rf (
+    .clk_i, .rst_ni(!rst_i), .push_i(rf_push), .wdata_i(dram_rsp_rdata_i), .pop_i(rf_pop),
+    .rdata_o(rf_head), .empty_o(rf_empty), .full_o(rf_full), .count_o(unused_cnt_1)
+  );
+  ktpu_fifo #(.Width(QW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.iq")) u_iq (
+    .clk_i, .rst_ni(!rst_i), .push_i(iq_push), .wdata_i(iq_wdata), .pop_i(iq_pop),
+    .rdata_o(iq_head), .empty_o(iq_empty), .full_o(iq_full), .count_o(unused_cnt_2)
+  );
+  ktpu_fifo #(.Width(QW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.fq")) u_fq (
+    .clk_i, .rst_ni(!rst_i), .push_i(fq_push), .wdata_i(iq_head), .pop_i(fq_pop),
+    .rdata_o(fq_head), .empty_o(fq_empty), .full_o(fq_full), .count_o(unused_cnt_3)
+  );
+  ktpu_fifo #(.Width(AW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.aq")) u_aq (
+    .clk_i, .rst_ni(!rst_i), .push_i(aq_push),
+    .wdata_i({cur_dx, cur_dy, cur_txn, wr_bad_q ? StBad : StOk, wr_beats_q}),
+    .pop_i(aq_pop), .rdata_o(aq_head), .empty_o(aq_empty), .full_o(aq_full), .count_o(unused_cnt_4)
+  );
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      assert (!(rf_push && rf_full)) else $error("ktpu_mem_agent: read data without a credit");
+      assert (!(dram_rsp_valid_i && dram_rsp_tag_i == TagWr && wack_cnt_q == 12'hFFF))
+        else $error("ktpu_mem_agent: write-ack counter overflow");
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

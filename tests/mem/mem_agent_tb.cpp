@@ -1,0 +1,595 @@
+// Memory agent bench: ktpu_mem_agent on ktpu_dram (latency 64 unless
+// +ktpu_dram_latency=N), the harness playing the mesh on both planes.
+//
+// A shadow copy of DRAM is the model. The agent applies requests in arrival
+// order, so each request's expected answer is computed against the shadow at
+// the time it is sent; expected answers are keyed by (requester, txn, entry,
+// lane) because arrival order carries no meaning. Checks:
+//   MEM_DATA  every (entry, lane) of every read exactly once; bytes 0..27 =
+//             the reference quantiser's storage of the block (FP16) or the
+//             stored bytes (MX), scale, NONFINITE tag bit; header dst = the
+//             requester, src = the agent, txn echoed, last = 1, rsvd = 0.
+//   MEM_ACK   status, op, address and count of every write, job and refusal.
+//   DRAM      after every write burst and job, the affected bytes (and their
+//             neighbours) read through the backdoor equal the shadow; a
+//             refused request leaves DRAM untouched.
+//   counters  window refusals, other refusals, non-finite blocks (and the
+//             latest address) equal the model's.
+//   link      a response flit not taken is held unchanged.
+// Phases: FP16 reads (random, subnormal, tie-heavy, non-finite blocks), MX
+// reads (including -64), several requests in flight from several
+// requesters, write bursts with masks at every 8-byte offset, quantise jobs,
+// window / alignment / malformed refusals, a random mix of all of them, and a
+// fill-rate measurement (cycles per L1 entry, printed and optionally CSV).
+// Usage: Vmem_agent_top [--seed S] [--csv FILE] [+ktpu_dram_latency=N]
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "Vmem_agent_top.h"
+#include "Vmem_agent_top__Dpi.h"
+#include "svdpi.h"
+#include "verilated.h"
+extern "C" {
+#include "ktpu_ref.h"
+}
+
+static uint64_t rs;
+static uint32_t rnd() {
+  rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27;
+  return (uint32_t)((rs * 2685821657736338717ull) >> 32);
+}
+static bool chance(unsigned pct) { return rnd() % 100 < pct; }
+
+static unsigned long long checks, fails;
+#define CHECK(cond, ...)                                                    \
+  do {                                                                      \
+    checks++;                                                               \
+    if (!(cond)) {                                                          \
+      if (fails++ < 15) { printf("FAIL: " __VA_ARGS__); printf("\n"); }     \
+    }                                                                       \
+  } while (0)
+
+// ---- constants from the single source of truth ------------------------------
+static const int AGENT_X = 1, AGENT_Y = 0;
+static const uint32_t MEMB = 1u << 20;      // bytes of DRAM the bench uses
+static uint32_t win_base = 0x1000, win_limit = MEMB - 0x1000;
+
+struct Flit { uint32_t w[9]; };
+static uint32_t hdr(int dx, int dy, int sx, int sy, unsigned type, unsigned txn, int last) {
+  return (uint32_t)dx << KTPU_FLIT_DST_X_LSB | (uint32_t)dy << KTPU_FLIT_DST_Y_LSB |
+         (uint32_t)sx << KTPU_FLIT_SRC_X_LSB | (uint32_t)sy << KTPU_FLIT_SRC_Y_LSB |
+         (uint32_t)type << KTPU_FLIT_TYPE_LSB | (uint32_t)(txn & 255) << KTPU_FLIT_TXN_LSB |
+         (uint32_t)last << KTPU_FLIT_LAST_LSB;
+}
+static unsigned fld(uint32_t w, uint32_t mask, uint32_t lsb) { return (w & mask) >> lsb; }
+
+// ---- model --------------------------------------------------------------------
+static std::vector<uint8_t> shadow(MEMB);
+static uint16_t sh16(uint32_t a) { return (uint16_t)(shadow[a] | shadow[a + 1] << 8); }
+
+struct Key {
+  int x, y; unsigned txn; unsigned entry, lane;
+  bool operator<(const Key &o) const {
+    return std::tie(x, y, txn, entry, lane) < std::tie(o.x, o.y, o.txn, o.entry, o.lane);
+  }
+};
+struct Expect { uint8_t bytes[29]; bool nf; };
+static std::map<Key, Expect> exp_data;          // MEM_DATA still due
+struct AckExp { unsigned code, op; uint32_t addr, count; };
+static std::map<Key, AckExp> exp_ack;           // MEM_ACK still due (entry = lane = 0)
+static unsigned long long m_win_err, m_bad_req, m_nf;
+static uint32_t m_nf_addr;                      // latest non-finite block address (in order)
+static unsigned long long data_flits, ack_flits;
+
+static Vmem_agent_top *M;
+static VerilatedContext *CTX;
+static std::deque<Flit> txq;
+static unsigned long long cyc;
+static bool was_stalled; static Flit stalled;
+static unsigned ready_pct = 100, valid_pct = 100;
+
+static void bd_sync_region(uint32_t a, uint32_t n);
+static void model_quant_block(uint32_t addr, uint8_t out[29], bool *nf) {
+  uint16_t x[32];
+  for (int k = 0; k < 32; k++) x[k] = sh16(addr + 2 * k);
+  int8_t q[32]; uint8_t s; uint8_t st[32];
+  unsigned f = ktpu_ref_quant_block(x, q, &s);
+  ktpu_ref_mx_store(q, s, st);
+  memcpy(out, st, 29);
+  *nf = (f & KTPU_FLAG_NONFINITE) != 0;
+  if (*nf) { m_nf++; m_nf_addr = addr; }
+}
+
+static bool in_window(uint64_t lo, uint64_t hi) {  // [lo, hi)
+  uint64_t lim = win_limit < (1u << 24) ? win_limit : (1u << 24);
+  return lo >= win_base && hi <= lim;
+}
+static uint32_t bad_addr(uint64_t lo, uint64_t hi) { return (uint32_t)(lo < win_base ? lo : hi - 1); }
+
+// ---- request builders (each applies itself to the model) --------------------
+static void send_rd(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride, unsigned groups,
+                    unsigned per, unsigned fmt, int last = 1) {
+  Flit f = {};
+  f.w[KTPU_RD_BASE_WORD] = base;
+  f.w[KTPU_RD_STRIDE_WORD] = stride;
+  f.w[KTPU_RD_SHAPE_WORD] = groups << KTPU_RD_SHAPE_GROUPS_LSB | per << KTPU_RD_SHAPE_PER_GROUP_LSB;
+  f.w[KTPU_RD_CTRL_WORD] = fmt << KTPU_RD_CTRL_FMT_LSB;
+  f.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_RD, txn, last);
+  txq.push_back(f);
+  if (!last) { Flit g = f; g.w[8] |= 1u << KTPU_FLIT_LAST_LSB; txq.push_back(g); }
+  unsigned bb = fmt == KTPU_FMT_FP16 ? 64 : 32;
+  uint64_t lo = base, hi = base + (uint64_t)(4 * groups - 1) * stride + (uint64_t)per * bb;
+  unsigned code = KTPU_MEMST_OK;
+  if (!last || fmt > 1 || groups == 0 || per == 0 || (uint64_t)groups * per > KTPU_RD_MAX_ENTRIES)
+    code = KTPU_MEMST_BADREQ;
+  else if ((base | stride) & 31) code = KTPU_MEMST_ALIGN;
+  else if (!in_window(lo, hi)) code = KTPU_MEMST_WINDOW;
+  Key k = {sx, sy, txn, 0, 0};
+  if (code != KTPU_MEMST_OK) {
+    exp_ack[k] = {code, KTPU_MSG_MEM_RD, code == KTPU_MEMST_WINDOW ? bad_addr(lo, hi) : 0, 0};
+    if (code == KTPU_MEMST_WINDOW) m_win_err++; else m_bad_req++;
+    return;
+  }
+  for (unsigned g = 0; g < groups; g++)
+    for (unsigned kb = 0; kb < per; kb++)
+      for (unsigned l = 0; l < 4; l++) {
+        uint32_t a = base + (4 * g + l) * stride + kb * bb;
+        Expect e;
+        if (fmt == KTPU_FMT_FP16) model_quant_block(a, e.bytes, &e.nf);
+        else { memcpy(e.bytes, &shadow[a], 29); e.nf = false; }
+        exp_data[{sx, sy, txn, g * per + kb, l}] = e;
+      }
+}
+
+struct WrCheck { uint32_t lo, hi; };
+static std::deque<WrCheck> wr_checks;  // regions to compare once the ack arrived
+
+static void send_wr(int sx, int sy, unsigned txn, uint32_t addr, uint32_t stride, unsigned count,
+                    uint32_t mask, int nflits = -1) {
+  if (nflits < 0) nflits = (int)count;
+  Flit d = {};
+  d.w[KTPU_WR_ADDR_WORD] = addr;
+  d.w[KTPU_WR_STRIDE_WORD] = stride;
+  d.w[KTPU_WR_CTRL_WORD] = count << KTPU_WR_CTRL_COUNT_LSB;
+  d.w[KTPU_WR_MASK_WORD] = mask;
+  d.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_WR, txn, nflits == 0);
+  txq.push_back(d);
+  std::vector<Flit> data(nflits);
+  for (int i = 0; i < nflits; i++) {
+    for (int w = 0; w < 8; w++) data[i].w[w] = rnd();
+    data[i].w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_WR, txn, i + 1 == nflits);
+    txq.push_back(data[i]);
+  }
+  int lo_b = -1, hi_b = -1;
+  for (int b = 0; b < 32; b++) if (mask >> b & 1) { if (lo_b < 0) lo_b = b; hi_b = b; }
+  uint64_t lo = (uint64_t)addr + (lo_b < 0 ? 0 : lo_b);
+  uint64_t hi = (uint64_t)addr + (uint64_t)(count ? count - 1 : 0) * stride + (hi_b < 0 ? 0 : hi_b) + 1;
+  unsigned code = KTPU_MEMST_OK;
+  if (nflits == 0 || count == 0) code = KTPU_MEMST_BADREQ;
+  else if ((addr | stride) & 7) code = KTPU_MEMST_ALIGN;
+  else if (mask && !in_window(lo, hi)) code = KTPU_MEMST_WINDOW;
+  Key k = {sx, sy, txn, 0, 0};
+  if (code != KTPU_MEMST_OK) {
+    exp_ack[k] = {code, KTPU_MSG_MEM_WR, code == KTPU_MEMST_WINDOW ? bad_addr(lo, hi) : 0, 0};
+    if (code == KTPU_MEMST_WINDOW) m_win_err++; else m_bad_req++;
+    if (mask) wr_checks.push_back({(uint32_t)(lo > 64 ? lo - 64 : 0), (uint32_t)std::min<uint64_t>(hi + 64, MEMB)});
+    return;
+  }
+  unsigned beats = 0;
+  for (int i = 0; i < nflits && i < (int)count; i++) {
+    uint32_t a = addr + (uint32_t)i * stride;
+    for (int b = 0; b < 32; b++)
+      if (mask >> b & 1) shadow[a + b] = (uint8_t)(data[i].w[b / 4] >> (8 * (b % 4)));
+    beats += (a & 31) ? 2 : 1;
+  }
+  exp_ack[k] = {nflits == (int)count ? (unsigned)KTPU_MEMST_OK : (unsigned)KTPU_MEMST_BADREQ,
+                KTPU_MSG_MEM_WR, 0, beats};
+  wr_checks.push_back({(uint32_t)(addr > 64 ? addr - 64 : 0), (uint32_t)std::min<uint64_t>(hi + 64, MEMB)});
+}
+
+static void send_qjob(int sx, int sy, unsigned txn, uint32_t src, uint32_t sstride, uint32_t dst,
+                      uint32_t dstride, unsigned rows, unsigned blocks) {
+  Flit f = {};
+  f.w[KTPU_QJ_SRC_WORD] = src; f.w[KTPU_QJ_SSTRIDE_WORD] = sstride;
+  f.w[KTPU_QJ_DST_WORD] = dst; f.w[KTPU_QJ_DSTRIDE_WORD] = dstride;
+  f.w[KTPU_QJ_SHAPE_WORD] = rows << KTPU_QJ_SHAPE_ROWS_LSB | blocks << KTPU_QJ_SHAPE_BLOCKS_LSB;
+  f.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_QJOB, txn, 1);
+  txq.push_back(f);
+  uint64_t slo = src, shi = src + (uint64_t)(rows ? rows - 1 : 0) * sstride + (uint64_t)blocks * 64;
+  uint64_t dlo = dst, dhi = dst + (uint64_t)(rows ? rows - 1 : 0) * dstride + (uint64_t)blocks * 32;
+  unsigned code = KTPU_MEMST_OK;
+  if (rows == 0 || blocks == 0 || (slo < dhi && dlo < shi)) code = KTPU_MEMST_BADREQ;
+  else if ((src | sstride | dst | dstride) & 31) code = KTPU_MEMST_ALIGN;
+  else if (!in_window(slo, shi) || !in_window(dlo, dhi)) code = KTPU_MEMST_WINDOW;
+  Key k = {sx, sy, txn, 0, 0};
+  if (code != KTPU_MEMST_OK) {
+    uint32_t ba = !in_window(slo, shi) ? bad_addr(slo, shi) : bad_addr(dlo, dhi);
+    exp_ack[k] = {code, KTPU_MSG_MEM_QJOB, code == KTPU_MEMST_WINDOW ? ba : 0, 0};
+    if (code == KTPU_MEMST_WINDOW) m_win_err++; else m_bad_req++;
+    return;
+  }
+  unsigned nf = 0; uint32_t nf_first = 0;
+  for (unsigned r = 0; r < rows; r++)
+    for (unsigned b = 0; b < blocks; b++) {
+      uint8_t st[29]; bool f;
+      uint32_t a = src + r * sstride + b * 64;
+      model_quant_block(a, st, &f);
+      if (f && nf++ == 0) nf_first = a;
+      uint32_t d = dst + r * dstride + b * 32;
+      memcpy(&shadow[d], st, 29);
+      shadow[d + 29] = shadow[d + 30] = shadow[d + 31] = 0;
+    }
+  exp_ack[k] = {nf ? (unsigned)KTPU_MEMST_NONFINITE : (unsigned)KTPU_MEMST_OK, KTPU_MSG_MEM_QJOB, nf_first, nf};
+  wr_checks.push_back({(uint32_t)(dlo > 64 ? dlo - 64 : 0), (uint32_t)std::min<uint64_t>(dhi + 64, MEMB)});
+}
+
+static void send_other(int sx, int sy, unsigned txn, unsigned type, int nflits) {
+  for (int i = 0; i < nflits; i++) {
+    Flit f = {};
+    for (int w = 0; w < 8; w++) f.w[w] = rnd();
+    f.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, type, txn, i + 1 == nflits);
+    txq.push_back(f);
+  }
+  exp_ack[{sx, sy, txn, 0, 0}] = {KTPU_MEMST_BADREQ, type, 0, 0};
+  m_bad_req++;
+}
+
+// ---- DRAM backdoor --------------------------------------------------------------
+static void bd_load_all() {
+  for (uint32_t a = 0; a < MEMB; a += 4)
+    ktpu_dram_bd_write32(a, (uint32_t)shadow[a] | shadow[a + 1] << 8 | shadow[a + 2] << 16 |
+                                (uint32_t)shadow[a + 3] << 24);
+}
+static void bd_check(uint32_t lo, uint32_t hi) {
+  lo &= ~3u;
+  uint32_t bad = 0, first = 0;
+  for (uint32_t a = lo; a < hi && a < MEMB; a += 4) {
+    uint32_t v = ktpu_dram_bd_read32(a);
+    uint32_t s = (uint32_t)shadow[a] | shadow[a + 1] << 8 | shadow[a + 2] << 16 | (uint32_t)shadow[a + 3] << 24;
+    if (v != s && bad++ == 0) first = a;
+  }
+  CHECK(bad == 0, "DRAM differs from the model at 0x%x (%u words in [0x%x, 0x%x))", first, bad, lo, hi);
+}
+static void bd_sync_region(uint32_t, uint32_t) {}
+
+// ---- the clock ---------------------------------------------------------------------
+static bool presenting = false;
+static Flit cur;
+static void on_response(const Flit &f) {
+  uint32_t h = f.w[8];
+  int dx = fld(h, KTPU_FLIT_DST_X_MASK, KTPU_FLIT_DST_X_LSB), dy = fld(h, KTPU_FLIT_DST_Y_MASK, KTPU_FLIT_DST_Y_LSB);
+  unsigned ty = fld(h, KTPU_FLIT_TYPE_MASK, KTPU_FLIT_TYPE_LSB), txn = fld(h, KTPU_FLIT_TXN_MASK, KTPU_FLIT_TXN_LSB);
+  CHECK(fld(h, KTPU_FLIT_SRC_X_MASK, KTPU_FLIT_SRC_X_LSB) == AGENT_X &&
+        fld(h, KTPU_FLIT_SRC_Y_MASK, KTPU_FLIT_SRC_Y_LSB) == AGENT_Y && (h & KTPU_FLIT_LAST_MASK) &&
+        (h & KTPU_FLIT_RSVD_MASK) == 0, "response header 0x%08x: src, last or rsvd wrong", h);
+  if (ty == KTPU_MSG_MEM_DATA) {
+    data_flits++;
+    uint32_t tag = f.w[KTPU_DATA_TAG_WORD];
+    Key k = {dx, dy, txn, fld(tag, KTPU_DATA_TAG_ENTRY_MASK, KTPU_DATA_TAG_ENTRY_LSB),
+             fld(tag, KTPU_DATA_TAG_WORD_MASK, KTPU_DATA_TAG_WORD_LSB)};
+    auto it = exp_data.find(k);
+    CHECK(it != exp_data.end(), "unexpected MEM_DATA to (%d,%d) txn %u entry %u word %u (duplicate or wrong tag)",
+          dx, dy, txn, k.entry, k.lane);
+    if (it == exp_data.end()) return;
+    uint8_t got[29];
+    for (int b = 0; b < 29; b++) got[b] = (uint8_t)(f.w[b / 4] >> (8 * (b % 4)));
+    int bad_b = -1;
+    for (int b = 0; b < 29; b++) if (got[b] != it->second.bytes[b]) { bad_b = b; break; }
+    CHECK(bad_b < 0, "MEM_DATA (%d,%d) txn %u entry %u word %u: byte %d is 0x%02x, expected 0x%02x", dx, dy, txn,
+          k.entry, k.lane, bad_b, bad_b < 0 ? 0 : got[bad_b], bad_b < 0 ? 0 : it->second.bytes[bad_b]);
+    CHECK(((tag & KTPU_DATA_TAG_NONFINITE_MASK) != 0) == it->second.nf && (tag & KTPU_DATA_TAG_RSVD_MASK) == 0,
+          "MEM_DATA entry %u word %u: NONFINITE tag %d, expected %d", k.entry, k.lane,
+          (tag & KTPU_DATA_TAG_NONFINITE_MASK) != 0, it->second.nf);
+    exp_data.erase(it);
+  } else if (ty == KTPU_MSG_MEM_ACK) {
+    ack_flits++;
+    Key k = {dx, dy, txn, 0, 0};
+    auto it = exp_ack.find(k);
+    CHECK(it != exp_ack.end(), "unexpected MEM_ACK to (%d,%d) txn %u", dx, dy, txn);
+    if (it == exp_ack.end()) return;
+    uint32_t st = f.w[KTPU_ACK_STATUS_WORD];
+    unsigned code = fld(st, KTPU_ACK_STATUS_CODE_MASK, KTPU_ACK_STATUS_CODE_LSB);
+    unsigned op = fld(st, KTPU_ACK_STATUS_OP_MASK, KTPU_ACK_STATUS_OP_LSB);
+    CHECK(code == it->second.code && op == it->second.op && f.w[KTPU_ACK_ADDR_WORD] == it->second.addr &&
+              f.w[KTPU_ACK_COUNT_WORD] == it->second.count,
+          "MEM_ACK (%d,%d) txn %u: code %u op %u addr 0x%x count %u, expected code %u op %u addr 0x%x count %u", dx,
+          dy, txn, code, op, f.w[KTPU_ACK_ADDR_WORD], f.w[KTPU_ACK_COUNT_WORD], it->second.code, it->second.op,
+          it->second.addr, it->second.count);
+    exp_ack.erase(it);
+  } else {
+    CHECK(false, "response of type %u", ty);
+  }
+}
+
+static void tick() {
+  if (!presenting && !txq.empty() && chance(valid_pct)) { cur = txq.front(); txq.pop_front(); presenting = true; }
+  M->req_valid_i = presenting;
+  for (int i = 0; i < 9; i++) M->req_flit_i[i] = cur.w[i];
+  bool rdy = chance(ready_pct);
+  M->rsp_ready_i = rdy;
+  M->clk_i = 0; M->eval();
+  if (M->rsp_valid_o || was_stalled) {
+    Flit f;
+    for (int i = 0; i < 9; i++) f.w[i] = M->rsp_flit_o[i];
+    if (was_stalled) CHECK(M->rsp_valid_o && !memcmp(&f, &stalled, sizeof f), "response flit changed before taken");
+    was_stalled = M->rsp_valid_o && !rdy;
+    if (was_stalled) stalled = f;
+    if (M->rsp_valid_o && rdy) on_response(f);
+  }
+  if (presenting && M->req_ready_o) presenting = false;
+  M->clk_i = 1; M->eval();
+  cyc++;
+}
+
+static bool drain(unsigned long long limit = 400000) {  // until everything expected has arrived
+  unsigned long long start = cyc;
+  while ((!txq.empty() || presenting || !exp_data.empty() || !exp_ack.empty()) && cyc - start < limit) tick();
+  for (int i = 0; i < 200; i++) tick();  // nothing extra may arrive
+  bool ok = exp_data.empty() && exp_ack.empty();
+  CHECK(ok, "timeout: %zu MEM_DATA and %zu MEM_ACK still due", exp_data.size(), exp_ack.size());
+  for (auto &w : wr_checks) bd_check(w.lo, w.hi);
+  wr_checks.clear();
+  CHECK(M->win_err_count_o == m_win_err && M->bad_req_count_o == m_bad_req,
+        "counters: window %u (model %llu), refused %u (model %llu)", M->win_err_count_o, m_win_err,
+        M->bad_req_count_o, m_bad_req);
+  CHECK(M->nonfinite_count_o == m_nf && (m_nf == 0 || M->nonfinite_addr_o == m_nf_addr),
+        "non-finite: count %u addr 0x%x, model %llu addr 0x%x", M->nonfinite_count_o, M->nonfinite_addr_o, m_nf,
+        m_nf_addr);
+  exp_data.clear(); exp_ack.clear();
+  return ok;
+}
+
+// ---- data generators ----------------------------------------------------------------
+static uint16_t rand_fp16(int cls) {
+  uint16_t v;
+  switch (cls) {
+    case 0: do { v = (uint16_t)rnd(); } while (((v >> 10) & 31) == 31); return v;  // any finite
+    case 1: return (uint16_t)((rnd() & 0x83FF));                                    // subnormal
+    case 2: return (uint16_t)((rnd() & 0x8000) | (14 + rnd() % 3) << 10 | (rnd() & 0x3FF));  // narrow
+    default: return (uint16_t)((rnd() & 0x8000) | (15 << 10) | ((rnd() % 8) << 7));  // coarse: ties
+  }
+}
+static void fill_fp16(uint32_t a, uint32_t n, bool with_nonfinite) {
+  for (uint32_t i = 0; i < n; i += 64) {  // per 32-element block, one class
+    int cls = rnd() % 4;
+    for (uint32_t k = 0; k < 64 && i + k < n; k += 2) {
+      uint16_t v = rand_fp16(cls);
+      shadow[a + i + k] = (uint8_t)v; shadow[a + i + k + 1] = (uint8_t)(v >> 8);
+    }
+    if (with_nonfinite && chance(4)) {
+      uint32_t k = (rnd() % 32) * 2;
+      uint16_t v = (uint16_t)(0x7C00 | (rnd() & 1) << 15 | (chance(50) ? rnd() & 0x3FF : 0));
+      shadow[a + i + k] = (uint8_t)v; shadow[a + i + k + 1] = (uint8_t)(v >> 8);
+    }
+  }
+}
+static void fill_mx(uint32_t a, uint32_t n) {
+  for (uint32_t i = 0; i < n; i += 32) {
+    int8_t q[32]; uint8_t st[32];
+    for (int k = 0; k < 32; k++) q[k] = (int8_t)(chance(10) ? -64 : (int)(rnd() % 128) - 64);
+    ktpu_ref_mx_store(q, (uint8_t)rnd(), st);
+    st[29] = (uint8_t)rnd(); st[30] = (uint8_t)rnd(); st[31] = (uint8_t)rnd();  // overwritten by the tag
+    memcpy(&shadow[a + i], st, 32);
+  }
+}
+
+static unsigned txn_ctr;
+static unsigned next_txn() { return (txn_ctr++) & 255; }
+
+// Cycles from the request to the last MEM_DATA flit of a read of `entries`
+// entries, no back-pressure.
+static double fill_rate(unsigned fmt, unsigned entries, unsigned long long *cycles) {
+  ready_pct = valid_pct = 100;
+  uint32_t base = 0x10000;
+  unsigned bb = fmt == KTPU_FMT_FP16 ? 64 : 32;
+  send_rd(2, 1, next_txn(), base, entries * bb, 1, entries, fmt);
+  unsigned long long start = cyc;
+  unsigned long long last_data = cyc;
+  unsigned long long before = data_flits;
+  while ((!exp_data.empty() || !txq.empty() || presenting) && cyc - start < 200000) {
+    tick();
+    if (data_flits != before) { last_data = cyc; before = data_flits; }
+  }
+  drain();
+  *cycles = last_data - start;
+  return (double)*cycles / entries;
+}
+
+int main(int argc, char **argv) {
+  unsigned long long seed = 1;
+  const char *csv = nullptr;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
+    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
+    else if (argv[i][0] == '+') {}
+    else { fprintf(stderr, "mem_agent_tb: unknown argument %s\n", argv[i]); return 2; }
+  }
+  rs = seed * 0x9E3779B97F4A7C15ull + 3;
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->randReset(2);
+  ctx->randSeed((int)(seed & 0x7fffffff));
+  ctx->commandArgs(argc, argv);
+  CTX = ctx.get();
+  auto m = std::make_unique<Vmem_agent_top>(ctx.get());
+  M = m.get();
+  svSetScope(svGetScopeFromName("TOP.mem_agent_top.u_dram"));
+
+  for (auto &b : shadow) b = (uint8_t)rnd();
+  M->win_base_i = win_base; M->win_limit_i = win_limit;
+  M->clk_i = 0; M->rst_i = 1; M->req_valid_i = 0; M->rsp_ready_i = 0;
+  for (int i = 0; i < 4; i++) { M->clk_i = 0; M->eval(); M->clk_i = 1; M->eval(); }
+  M->rst_i = 0;
+
+  // Regions: FP16 source at 0x20000.., MX storage at 0x60000.., scratch for
+  // writes and job outputs at 0x80000...
+  fill_fp16(0x20000, 0x40000, true);
+  fill_mx(0x60000, 0x20000);
+  bd_load_all();
+
+  const char *phase[] = {"fp16 reads", "mx reads", "in flight", "writes", "jobs", "refusals", "mix"};
+  unsigned long long pc[7] = {0};
+  auto mark = [&](int p, unsigned long long c0) { pc[p] += checks - c0; };
+
+  // 1. FP16 reads: random shapes, strides, back-pressure.
+  unsigned long long c0 = checks;
+  for (int r = 0; r < 40; r++) {
+    ready_pct = 30 + rnd() % 71; valid_pct = 50 + rnd() % 51;
+    unsigned groups = 1 + rnd() % 3, per = 1 + rnd() % 6;
+    uint32_t stride = 32 * (per * 2 + rnd() % 8);
+    if (chance(20)) stride = 32 * (1 + rnd() % 4);  // rows overlapping: still exact
+    send_rd(2, 1, next_txn(), 0x20000 + 32 * (rnd() % 2048), stride, groups, per, KTPU_FMT_FP16);
+    if (r % 4 == 3) drain();
+  }
+  drain(); mark(0, c0);
+
+  // 2. MX reads.
+  c0 = checks;
+  for (int r = 0; r < 40; r++) {
+    ready_pct = 30 + rnd() % 71;
+    unsigned groups = 1 + rnd() % 4, per = 1 + rnd() % 8;
+    uint32_t stride = 32 * (per + rnd() % 8);
+    send_rd(0, 1, next_txn(), 0x60000 + 32 * (rnd() % 1024), stride, groups, per, KTPU_FMT_MX);
+  }
+  drain(); mark(1, c0);
+
+  // 3. Several requests in flight from several requesters, both formats,
+  //    sent back to back, heavy back-pressure on the responses.
+  c0 = checks;
+  for (int rep = 0; rep < 6; rep++) {
+    ready_pct = rep % 2 ? 20 : 90; valid_pct = 100;
+    for (int r = 0; r < 8; r++) {
+      int sx = rnd() % 3, sy = rnd() % 3;
+      unsigned fmt = chance(50) ? KTPU_FMT_FP16 : KTPU_FMT_MX;
+      uint32_t base = fmt == KTPU_FMT_FP16 ? 0x20000 + 32 * (rnd() % 4096) : 0x60000 + 32 * (rnd() % 2048);
+      send_rd(sx, sy, next_txn(), base, 32 * (4 + rnd() % 16), 1 + rnd() % 2, 1 + rnd() % 4, fmt);
+    }
+    drain();
+  }
+  mark(2, c0);
+
+  // 4. Write bursts: every 8-byte offset, random strides and masks; each
+  //    followed by a read-back through the agent (in-order semantics).
+  c0 = checks;
+  for (int r = 0; r < 60; r++) {
+    ready_pct = 40 + rnd() % 61; valid_pct = 40 + rnd() % 61;
+    uint32_t addr = 0x80000 + 8 * (rnd() % 4096);
+    uint32_t stride = 8 * (rnd() % 64);
+    unsigned count = 1 + rnd() % (r < 50 ? 8 : 40);
+    uint32_t mask = chance(30) ? 0xFFFFFFFFu : chance(30) ? 0xFFu << (8 * (rnd() % 4)) : rnd();
+    if (r == 5) mask = 0;
+    send_wr(rnd() % 4, rnd() % 4, next_txn(), addr, stride, count, mask);
+    if (chance(50))
+      send_rd(1, 1, next_txn(), 0x80000 + 32 * ((addr - 0x80000) / 32 / 32 * 32), 32, 1, 2, KTPU_FMT_MX);
+    if (r % 5 == 4) drain();
+  }
+  drain(); mark(3, c0);
+
+  // 5. Quantise jobs, then MX reads of what they wrote.
+  c0 = checks;
+  for (int r = 0; r < 12; r++) {
+    ready_pct = 50 + rnd() % 51;
+    unsigned rows = 1 + rnd() % 8, blocks = 1 + rnd() % 6;
+    uint32_t src = 0x20000 + 32 * (rnd() % 2048), dst = 0xA0000 + 32 * (rnd() % 1024);
+    send_qjob(3, 2, next_txn(), src, 64 * (blocks + rnd() % 4), dst, 32 * (blocks + rnd() % 3), rows, blocks);
+    send_rd(3, 2, next_txn(), dst, 32 * (blocks + 0), 1, 1, KTPU_FMT_MX);
+    drain();
+  }
+  mark(4, c0);
+
+  // 6. Refusals: window (below, above, straddling the limit, past the DRAM),
+  //    alignment, malformed; DRAM must stay untouched (checked by drain()).
+  c0 = checks;
+  send_rd(0, 0, next_txn(), 0x0, 32, 1, 1, KTPU_FMT_MX);                      // below the window
+  send_rd(0, 0, next_txn(), win_limit - 64, 32, 1, 4, KTPU_FMT_MX);           // straddles the limit
+  send_rd(0, 0, next_txn(), win_limit - 256, 64, 1, 2, KTPU_FMT_FP16);        // rows 1..3 beyond
+  send_rd(0, 0, next_txn(), win_limit - 128, 0, 1, 2, KTPU_FMT_FP16);         // exactly fits
+  send_rd(0, 0, next_txn(), 0xFFFFFFE0u, 32, 1, 1, KTPU_FMT_MX);              // far beyond
+  send_rd(0, 0, next_txn(), 0x20000, 0x40000000u, 2, 1, KTPU_FMT_MX);         // stride wraps 32 bits
+  send_rd(0, 0, next_txn(), 0x20010, 64, 1, 1, KTPU_FMT_FP16);                // misaligned base
+  send_rd(0, 0, next_txn(), 0x20000, 48, 1, 1, KTPU_FMT_MX);                  // misaligned stride
+  send_rd(0, 0, next_txn(), 0x20000, 64, 1, 1, 2);                            // bad format
+  send_rd(0, 0, next_txn(), 0x20000, 64, 0, 1, KTPU_FMT_MX);                  // no groups
+  send_rd(0, 0, next_txn(), 0x20000, 64, 300, 300, KTPU_FMT_MX);              // > 65535 entries
+  send_rd(0, 0, next_txn(), 0x20000, 64, 1, 1, KTPU_FMT_MX, 0);               // two-flit MEM_RD
+  send_wr(1, 0, next_txn(), win_limit - 16, 0, 1, 0xFFFFFFFFu);               // straddles the limit
+  send_wr(1, 0, next_txn(), win_limit - 16, 0, 1, 0x0000FFFFu);               // mask keeps it inside
+  send_wr(1, 0, next_txn(), win_base - 8, 8, 3, 0xFF00FF00u);                 // below
+  send_wr(1, 0, next_txn(), 0x80004, 8, 2, 0xFFFFFFFFu);                      // misaligned
+  send_wr(1, 0, next_txn(), 0x80000, 8, 0, 0xFFFFFFFFu, 2);                   // count 0
+  send_wr(1, 0, next_txn(), 0x80000, 8, 3, 0xFFFFFFFFu, 0);                   // no data flits
+  send_wr(1, 0, next_txn(), 0x80100, 40, 4, 0xFFFFFFFFu, 2);                  // fewer data flits
+  send_wr(1, 0, next_txn(), 0x80300, 40, 2, 0xFFFFFFFFu, 5);                  // more data flits
+  send_qjob(2, 0, next_txn(), 0x20000, 64, win_limit - 32, 32, 2, 1);         // dst beyond
+  send_qjob(2, 0, next_txn(), 0x20000, 64, 0x20040, 32, 2, 2);                // in place: overlap
+  send_qjob(2, 0, next_txn(), 0x20000, 64, 0xA0000, 32, 0, 2);                // no rows
+  send_qjob(2, 0, next_txn(), 0x20000, 64, 0xA0010, 32, 1, 1);                // misaligned dst
+  send_other(3, 3, next_txn(), KTPU_MSG_CL_INSTR, 1);                         // not for the agent
+  send_other(3, 3, next_txn(), KTPU_MSG_PEER_DATA, 3);
+  send_other(3, 3, next_txn(), KTPU_MSG_MEM_DATA, 1);                         // a response type
+  send_other(3, 3, next_txn(), 0, 2);
+  ready_pct = 70; valid_pct = 80;
+  drain();
+  // The window moves: what was fine is now refused, and the other way round.
+  win_base = 0x60000; win_limit = 0x70000;
+  M->win_base_i = win_base; M->win_limit_i = win_limit;
+  send_rd(0, 2, next_txn(), 0x20000, 64, 1, 1, KTPU_FMT_FP16);
+  send_rd(0, 2, next_txn(), 0x60000, 64, 1, 1, KTPU_FMT_MX);
+  send_wr(0, 2, next_txn(), 0x80000, 8, 1, 0xFFu);
+  drain();
+  win_base = 0x1000; win_limit = MEMB - 0x1000;
+  M->win_base_i = win_base; M->win_limit_i = win_limit;
+  mark(5, c0);
+
+  // 7. A random mix of everything, many in flight, random back-pressure.
+  c0 = checks;
+  for (int r = 0; r < 300; r++) {
+    ready_pct = 20 + rnd() % 81; valid_pct = 30 + rnd() % 71;
+    int sx = rnd() % 4, sy = rnd() % 4;
+    unsigned k = rnd() % 10;
+    if (k < 4) {
+      unsigned fmt = rnd() % 2;
+      uint32_t base = 0x20000 + 32 * (rnd() % 16384);
+      send_rd(sx, sy, next_txn(), base, 32 * (rnd() % 64), 1 + rnd() % 3, 1 + rnd() % 5, fmt);
+    } else if (k < 8) {
+      send_wr(sx, sy, next_txn(), 0x20000 + 8 * (rnd() % 60000), 8 * (rnd() % 128), 1 + rnd() % 6,
+              chance(50) ? 0xFFFFFFFFu : rnd());
+    } else if (k < 9) {
+      unsigned rows = 1 + rnd() % 4, blocks = 1 + rnd() % 4;
+      send_qjob(sx, sy, next_txn(), 0x20000 + 32 * (rnd() % 4096), 64 * blocks, 0xC0000 + 32 * (rnd() % 2048),
+                32 * blocks, rows, blocks);
+    } else {
+      send_rd(sx, sy, next_txn(), win_limit - 32 * (rnd() % 4), 32, 1, 1 + rnd() % 4, KTPU_FMT_MX);
+    }
+    if (r % 25 == 24) drain();
+  }
+  drain(); mark(6, c0);
+
+  // Fill rate: cycles per L1 entry (4 MEM_DATA flits) for a 256-entry fill.
+  unsigned long long cyc_mx, cyc_f16;
+  double mx = fill_rate(KTPU_FMT_MX, 256, &cyc_mx);
+  double f16 = fill_rate(KTPU_FMT_FP16, 256, &cyc_f16);
+  printf("fill 256 entries: MX %llu cycles (%.2f per entry, floor 4), FP16 %llu cycles (%.2f per entry, floor 8)\n",
+         cyc_mx, mx, cyc_f16, f16);
+  if (csv) {
+    FILE *f = fopen(csv, "w");
+    if (!f) { perror(csv); return 2; }
+    fprintf(f, "fill,entries,cycles,cycles_per_entry,floor\nmx,256,%llu,%.3f,4\nfp16,256,%llu,%.3f,8\n", cyc_mx, mx,
+            cyc_f16, f16);
+    fclose(f);
+  }
+
+  m->final();
+  printf("checks per phase:");
+  for (int p = 0; p < 7; p++) printf(" %s %llu;", phase[p], pc[p]);
+  printf("\nmem_agent: %llu MEM_DATA + %llu MEM_ACK flits checked, %llu checks, %llu failed\n", data_flits,
+         ack_flits, checks, fails);
+  return fails ? 1 : 0;
+}
