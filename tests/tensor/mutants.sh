@@ -37,6 +37,7 @@ mutant() {
     case $b in
       mx_mac)     out=$dir/vl/dsp_mx_mac/Vtb_mx_mac ;;
       cluster_dp) out=$dir/vl/tensor_cluster_dp/Vtb_cluster_dp ;;
+      tcu)        out=$dir/vl/tensor_tcu/Vtb_tcu ;;
       ram)        out=$dir/vl/prim_ram/Vtb_ram ;;
     esac
     if ! make --no-print-directory -s VL_DIR="$dir/vl" DSP48E2_SRCS="$dsp" MX_MAC_SRCS="$mx" \
@@ -58,20 +59,20 @@ mutant() {
 mx=rtl/dsp/ktpu_mx_mac.sv; cdp=rtl/tensor/ktpu_cluster_dp.sv; tcu=rtl/tensor/ktpu_tcu.sv
 dsp=rtl/dsp/DSP48E2.sv
 # The three the issue names.
-mutant breg_short   $mx  's/\.BREG\(2\), \.BCASCREG\(2\)/.BREG(1), .BCASCREG(1)/' mx_mac cluster_dp
+mutant breg_short   $mx  's/\.BREG\(2\), \.BCASCREG\(2\)/.BREG(1), .BCASCREG(1)/' mx_mac tcu cluster_dp
 mutant no_borrow    $cdp 's/ \+ \{\{\(PB-1\)\{1.b0\}\}, p\[PB-1\]\};/;/' cluster_dp
 mutant shift_18     $mx  's/\{\(30 - 7 - Shift\)\{w1_i\[6\]\}\}, w1_i, \{Shift\{1.b0\}\}/{(31 - 7 - Shift){w1_i[6]}}, w1_i, {(Shift-1){1\x27b0}}/' mx_mac cluster_dp
 # Alignment and control.
-mutant skew_k3      $tcu 's/\.Depth\(InDelay \+ k\)/.Depth(InDelay + k + (k == 3 ? 1 : 0))/' cluster_dp
+mutant skew_k3      $tcu 's/\.Depth\(InDelay \+ k\)/.Depth(InDelay + k + (k == 3 ? 1 : 0))/' tcu cluster_dp
 mutant hop_short    $cdp 's/\.InDelay\(HopDelay \* n\)/.InDelay(n == 3 ? HopDelay * n - 1 : HopDelay * n)/' cluster_dp
-mutant cross_z_pcin $mx  's/localparam logic \[1:0\] OpW = AddC \? 2.b11 : 2.b00;/localparam logic [1:0] OpW = 2\x27b00;/' cluster_dp
+mutant cross_z_pcin $mx  's/localparam logic \[1:0\] OpW = AddC \? 2.b11 : 2.b00;/localparam logic [1:0] OpW = 2\x27b00;/' tcu cluster_dp
 mutant valid_early  $cdp 's/valid_o <= en_i & vpipe_q\[ChainLatency-1\]/valid_o <= en_i & vpipe_q[ChainLatency-2]/' cluster_dp
 mutant valid_noreset $cdp 's/if \(rst_i\)     vpipe_q <= .0;\n    else if/if/' cluster_dp
 mutant cep_always   $mx  's/\.CEP\(en_i\)/.CEP(1\x27b1)/' mx_mac cluster_dp
 mutant out_no_hold  $cdp 's/if \(en_i\) partial_o <= part_d;/partial_o <= part_d;/' cluster_dp
 mutant valid_ignored $cdp 's/\{vpipe_q\[ChainLatency-2:0\], valid_i\}/{vpipe_q[ChainLatency-2:0], 1\x27b1}/' cluster_dp
 # The model: the silicon behaviours the design relies on.
-mutant model_creg0  $dsp 's/wire \[47:0\] c_mux = \(CREG == 1\) \? c_q : C;/wire [47:0] c_mux = C;/' cluster_dp
+mutant model_creg0  $dsp 's/wire \[47:0\] c_mux = \(CREG == 1\) \? c_q : C;/wire [47:0] c_mux = C;/' tcu cluster_dp
 mutant model_preadd26 $dsp 's/wire \[26:0\] ad    = inmode\[3\] \? \(pre_d - pre_a\) : \(pre_d \+ pre_a\);/wire [26:0] ad_w = inmode[3] ? (pre_d - pre_a) : (pre_d + pre_a);\n  wire [26:0] ad = {ad_w[25], ad_w[25:0]};/' mx_mac cluster_dp
 
 # The RAM wrapper.

@@ -2,6 +2,14 @@
 $(eval $(call verilate,tensor_cluster_dp,tb_cluster_dp,$(DSP48E2_SRCS) $(CLUSTER_DP_SRCS) \
   tests/tensor/tb_cluster_dp.sv tests/tensor/cluster_dp_tb.cpp,$(DP_VFLAGS)))
 
+$(eval $(call verilate,tensor_tcu,tb_tcu,$(DSP48E2_SRCS) $(TCU_SRCS) \
+  tests/tensor/tb_tcu.sv tests/tensor/tcu_tb.cpp,$(DP_VFLAGS)))
+$(VL_DIR)/tensor_tcu/Vtb_tcu: tests/dsp/ktpu_tb_clock.h
+
+TESTS += tensor_tcu
+TEST_CMD.tensor_tcu := $(VL_DIR)/tensor_tcu/Vtb_tcu 1 5000
+TEST_DEPS += $(VL_DIR)/tensor_tcu/Vtb_tcu
+
 TESTS += tensor_cluster_dp
 TEST_CMD.tensor_cluster_dp := $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp 1 2000
 TEST_DEPS += $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp
