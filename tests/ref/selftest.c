@@ -2,13 +2,19 @@
  * test_gemm.c for the derivations), built twice: for the host (run by
  * make test) and for rv32im/picolibc against build/rv32/libktpuref.a (linked
  * by make test; a firmware self-test runs it on the SoC). No stdio: the
- * number of failed checks is the exit status. */
+ * number of failed checks is the exit status (the host build also prints
+ * the counts). */
 #include "ktpu_ref.h"
 
-static int fails;
+#ifdef KTPU_SELFTEST_STDIO
+#include <stdio.h>
+#endif
+
+static int fails, checks;
 
 static void check(int ok)
 {
+    checks++;
     fails += !ok;
 }
 
@@ -70,5 +76,8 @@ int main(void)
     check(ktpu_ref_mx_load(st, back, &s) == 0 && s == 0xF1 && back[31] == -64 && st[0] == 0x40);
     st[30] = 1;
     check(ktpu_ref_mx_load(st, back, &s) != 0);
+#ifdef KTPU_SELFTEST_STDIO
+    printf("ref_selftest: %d checks, %d failed\n", checks, fails);
+#endif
     return fails;
 }

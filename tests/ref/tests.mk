@@ -25,13 +25,13 @@ TEST_CMD.ref_cli := tests/ref/cli_test.sh $(KTPU_REF)
 REF_SELFTEST_RV32 := $(BUILD)/rv32/ref_selftest.elf
 $(REF_TEST_DIR)/selftest: tests/ref/selftest.c $(REF_LIB) $(REF_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB)
+	$(HOST_CC) $(HOST_CFLAGS) -DKTPU_SELFTEST_STDIO -I$(REF_INC) -o $@ $< $(REF_LIB)
 $(REF_SELFTEST_RV32): tests/ref/selftest.c $(REF_LIB_RV32) $(REF_HDRS)
 	@mkdir -p $(@D)
 	$(RV_CC) $(RV_CFLAGS) -I$(REF_INC) -march=rv32im -Wl,--gc-sections -o $@ $< $(REF_LIB_RV32)
 TEST_DEPS += $(REF_TEST_DIR)/selftest $(REF_SELFTEST_RV32)
 TESTS += ref_selftest ref_rv32_build
-TEST_CMD.ref_selftest := $(REF_TEST_DIR)/selftest && echo "ref_selftest: hand-derived checks pass on the host"
+TEST_CMD.ref_selftest := $(REF_TEST_DIR)/selftest
 TEST_CMD.ref_rv32_build := tests/ref/rv32_check.sh $(REF_SELFTEST_RV32) $(REF_LIB_RV32) $(RV_PREFIX)
 
 # Deliberately broken references (32 mutants of sim/ref, each must make a
