@@ -364,6 +364,14 @@ module ktpu_acc #(
                    head_addr, s, ReuseMin);
         end
       end
+      if (res_valid_i) begin
+        for (int l = 0; l < Lanes; l++) begin
+          if ($signed(res_p_i[l*PWidth +: PWidth]) > $signed(PWidth'(ktpu_pkg::BLOCK_P_MAX)) ||
+              $signed(res_p_i[l*PWidth +: PWidth]) < -$signed(PWidth'(ktpu_pkg::BLOCK_P_MAX)))
+            $error("ktpu_acc: chain partial %0d out of range (|P| <= %0d)",
+                   $signed(res_p_i[l*PWidth +: PWidth]), ktpu_pkg::BLOCK_P_MAX);
+        end
+      end
       if (peer_pop && peer_empty)
         $error("ktpu_acc: ADD_PEER executed with no peer sub-tile waiting");
     end

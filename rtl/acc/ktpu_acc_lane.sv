@@ -13,8 +13,8 @@
 //   4                                              -> DSP P register
 //   5  normalise the product (MSB at 24..26); peer operand mux     (peer here)
 //   6  T arrives from the tile RAM: order |T|, |v|, swap           (T here)
-//   7  align the smaller operand, sticky
-//   8  add / subtract (one carry chain)
+//   7  align the smaller operand (a second DSP48E2, multiplying by 2^k)
+//   8  sticky from the product's low bits; add / subtract (one carry chain)
 //   9  leading-zero count, normalise
 //  10  round to nearest even at 15 bits; saturate / flush          -> r22_o
 //  11  R16                                                         -> r16_o
@@ -45,9 +45,10 @@ module ktpu_acc_lane #(
   output logic                     f16_ovf_o
 );
 
-  // |P| takes PWidth bits so even -2^(PWidth-1) is exact (the contract bound
-  // |P| <= 131072 needs only 18, but the port can carry more).
-  localparam int unsigned MagW  = PWidth;
+  // |P| <= 2^(PWidth-1) - 1 fits PWidth-1 bits; the contract bound
+  // |P| <= 131072 (ktpu_acc checks it in simulation) needs 18 of the 19.
+  // NW = 26 keeps the aligner's operand inside the DSP's 27-bit A port.
+  localparam int unsigned MagW  = PWidth - 1;
   localparam int unsigned LzW   = $clog2(MagW);
   // Np in [2^(MagW-1), 2^MagW) times m in [64, 225] lies in [2^(MagW+5), 2^(MagW+8)).
   localparam int unsigned NW    = MagW + 8;         // normalised significand width
@@ -64,8 +65,8 @@ module ktpu_acc_lane #(
   // 65 and down to -62-SumW: 10 bits hold all of it with margin.
   localparam int unsigned EW = 10;
 
-  if (PWidth < 2 || PWidth > 26) begin : gen_bad_pwidth
-    $error("ktpu_acc_lane: PWidth must be 2..26 (DSP A port is 27 bits)");
+  if (PWidth < 8 || NW > 26) begin : gen_bad_pwidth
+    $error("ktpu_acc_lane: PWidth must be 8..19 (the aligner's DSP A port is 27 bits)");
   end
 
   function automatic logic [LzW:0] lzc_mag(input logic [MagW-1:0] x);
@@ -197,33 +198,45 @@ module ktpu_acc_lane #(
     if (zt6 && !v_big6) nb7_q <= '0;
   end
 
-  // ---- stage 7: align the smaller operand; everything shifted out -> sticky
-  // Two guard bits keep a shift of <= 2 exact, which is every case in which
-  // a subtraction can cancel more than one leading bit.
-  logic [2*(NW+2)-1:0] wide7;
-  logic [NW+1:0]       al7;
-  logic                st7;
-  assign wide7 = {(zs7_q ? NW'(0) : ns7_q), 2'b00, (NW + 2)'(0)} >> d7_q;
-  assign al7   = wide7[2*(NW+2)-1 -: NW+2];
-  assign st7   = |wide7[NW+1:0];
+  // ---- stage 7: align the smaller operand in a DSP48E2 used as a shifter --
+  // {ns, 00} >> d is ns x 2^(16-d) >> 14; everything below bit 14 of the
+  // product is the sticky. B = 2^(16-d) must fit the 18-bit B port, so for
+  // d > 16 the fabric first drops PreSh low bits of ns (from there they can
+  // only reach the sticky) and B = 2^(16+PreSh-d). Two guard bits keep a
+  // shift of <= 2 exact, which is every case in which a subtraction can
+  // cancel more than one leading bit.
+  localparam int unsigned PreSh = 15;
+  localparam int unsigned PW    = NW + 16;          // product width
+  logic [NW-1:0]    nsz7, pre7;
+  logic             hi7, stp7;
+  logic [16:0]      pow7;
+  assign nsz7 = zs7_q ? NW'(0) : ns7_q;
+  assign hi7  = d7_q > DW'(16);
+  assign pre7 = hi7 ? (nsz7 >> PreSh) : nsz7;
+  assign stp7 = hi7 && (nsz7[PreSh-1:0] != '0);
+  assign pow7 = hi7 ? (17'd1 << (DW'(16 + PreSh) - d7_q)) : (17'd1 << (DW'(16) - d7_q));
 
-  logic [SumW-2:0]  a8_q, b8_q;
-  logic             sb8_q, sub8_q;
+  logic [PW-1:0]    prod8_q;   // DSP P register
+  logic [NW+2:0]    a8_q;
+  logic             stp8_q, sb8_q, sub8_q;
   logic signed [EW-1:0] eb8_q;
   always_ff @(posedge clk_i) begin
+    prod8_q <= PW'(pre7) * PW'(pow7);
     a8_q   <= {nb7_q, 3'b000};
-    b8_q   <= {al7, st7};
+    stp8_q <= stp7;
     sb8_q  <= sb7_q;
     sub8_q <= sub7_q;
     eb8_q  <= eb7_q;
   end
+  logic [NW+2:0]    b8;
+  assign b8 = {prod8_q[PW-1:14], (prod8_q[13:0] != 14'd0) || stp8_q};
 
   // ---- stage 8: one add or subtract; |big| >= |small| so never negative ---
   logic [SumW-1:0]  s9_q;
   logic             sb9_q;
   logic signed [EW-1:0] eb9_q;
   always_ff @(posedge clk_i) begin
-    s9_q  <= sub8_q ? {1'b0, a8_q} - {1'b0, b8_q} : {1'b0, a8_q} + {1'b0, b8_q};
+    s9_q  <= sub8_q ? {1'b0, a8_q} - {1'b0, b8} : {1'b0, a8_q} + {1'b0, b8};
     sb9_q <= sb8_q;
     eb9_q <= eb8_q;
   end
@@ -231,13 +244,27 @@ module ktpu_acc_lane #(
   // ---- stage 9: normalise (MSB to bit SumW-1) -------------------------------
   // The big operand's MSB sat at bit SumW-2 with exponent eb, so bit SumW-1
   // carries exponent eb + 1.
+  // Only the top SigW+1 bits of the normalised sum are kept; the bits that
+  // would land below them are ORed through a mask instead of shifted.
+  localparam int unsigned LowW = SumW - SigW - 1;
   logic [SlzW:0]    lz9;
+  // The low bits of the shift are pruned by synthesis; the mask replaces them.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [SumW-1:0]  sh9;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [LowW-1:0]  mask9;
   assign lz9 = lzc_sum(s9_q);
-  logic [SumW-1:0]  n10_q;
+  assign sh9 = s9_q << lz9;
+  always_comb begin
+    for (int k = 0; k < LowW; k++) mask9[k] = (32'(lz9) + 32'(k)) < 32'(LowW);
+  end
+  logic [SigW:0]    n10_q;     // kept bits and the round bit
+  logic             st10_q;
   logic signed [EW-1:0] e10_q;
   logic             sb10_q, z10_q;
   always_ff @(posedge clk_i) begin
-    n10_q  <= s9_q << lz9;
+    n10_q  <= sh9[SumW-1 -: SigW+1];
+    st10_q <= (s9_q[LowW-1:0] & mask9) != '0;
     e10_q  <= eb9_q + EW'(1) - EW'($signed({1'b0, lz9}));
     sb10_q <= sb9_q;
     z10_q  <= (s9_q == '0);
@@ -245,14 +272,13 @@ module ktpu_acc_lane #(
 
   // ---- stage 10: round to nearest even at 15 bits, then range -------------
   logic [SigW-1:0]  keep10;
-  logic             rnd10, stk10, inc10;
+  logic             rnd10, inc10;
   logic [SigW:0]    msum10;
   logic signed [EW-1:0] eb10;    // biased exponent after rounding
   logic [13:0]      frac10;
-  assign keep10 = n10_q[SumW-1 -: SigW];
-  assign rnd10  = n10_q[SumW-1-SigW];
-  assign stk10  = |n10_q[SumW-2-SigW:0];
-  assign inc10  = rnd10 && (stk10 || keep10[0]);
+  assign keep10 = n10_q[SigW:1];
+  assign rnd10  = n10_q[0];
+  assign inc10  = rnd10 && (st10_q || keep10[0]);
   assign msum10 = {1'b0, keep10} + (SigW + 1)'(inc10);
   // A carry out of the significand leaves 1.000..0: frac 0, exponent + 1.
   assign frac10 = msum10[SigW] ? 14'd0 : msum10[13:0];

@@ -2,8 +2,6 @@
 # ktpu_ref_acc_op; chain latency varied to show the command FIFO pairs
 # commands with results whatever the chain depth; three runs that expect a
 # simulation assertion (reuse violation, command FIFO underflow/overflow).
-# TEMPORARY until rtl/prim/ktpu_ram.sv lands.
-ifneq ($(wildcard rtl/prim/ktpu_ram.sv),)
 ACC_TB := $(VL_DIR)/acc/Vktpu_acc
 $(eval $(call verilate,acc,ktpu_acc,$(ACC_SRCS) tests/acc/acc_tb.cpp,))
 
@@ -18,4 +16,3 @@ TEST_CMD.acc_fifo_overflow  := $(ACC_TB) --expect overflow --lat 100
 TEST_DEPS += $(ACC_TB)
 
 REGRESS_CMDS += for s in 11 12 13 14 15 16 17 18; do $(ACC_TB) --seed $$s --lat $$((s * 3)) || exit 1; done
-endif
