@@ -318,19 +318,30 @@ module DSP48E2 #(
   assign PCOUT = p_mux;
 
   // ---- dynamic controls outside the modelled subset ---------------------------
-  // Checked at every edge where the value reaches the ALU or the multiplier.
+  // Checked at every edge where the value reaches the ALU or the multiplier;
+  // a registered control only once it was loaded or reset (before that it
+  // holds simulation garbage, which the silicon's GSR would have cleared).
+  logic inmode_set = 1'b0, ctrl_set = 1'b0, alumode_set = 1'b0;
   always_ff @(posedge CLK) begin
-    if (alumode != 4'b0000 && alumode != 4'b0011)
+    if (RSTINMODE || CEINMODE) inmode_set <= 1'b1;
+    if (RSTCTRL || CECTRL) ctrl_set <= 1'b1;
+    if (RSTALUMODE || CEALUMODE) alumode_set <= 1'b1;
+  end
+  wire check_inmode  = (INMODEREG == 0) || inmode_set;
+  wire check_ctrl    = (OPMODEREG == 0) || ctrl_set;
+  wire check_alumode = (ALUMODEREG == 0) || alumode_set;
+  always_ff @(posedge CLK) begin
+    if (check_alumode && alumode != 4'b0000 && alumode != 4'b0011)
       $error("DSP48E2 model: ALUMODE=%b not modelled", alumode);
-    if ((opmode[1:0] == 2'b01) != (opmode[3:2] == 2'b01))
+    if (check_ctrl && (opmode[1:0] == 2'b01) != (opmode[3:2] == 2'b01))
       $error("DSP48E2 model: OPMODE=%b: X=M requires Y=M and vice versa", opmode);
-    if (opmode[6:4] > 3'b011)
+    if (check_ctrl && opmode[6:4] > 3'b011)
       $error("DSP48E2 model: OPMODE Z=%b not modelled", opmode[6:4]);
-    if (carryinsel != 3'b000)
+    if (check_ctrl && carryinsel != 3'b000)
       $error("DSP48E2 model: CARRYINSEL=%b not modelled", carryinsel);
-    if ((inmode[0] && AREG != 2) || (inmode[4] && BREG != 2))
+    if (check_inmode && ((inmode[0] && AREG != 2) || (inmode[4] && BREG != 2)))
       $error("DSP48E2 model: INMODE=%b selects A1/B1 that do not exist", inmode);
-    if (!AMultAd && inmode[1])
+    if (check_inmode && !AMultAd && inmode[1])
       $error("DSP48E2 model: INMODE[1] with AMULTSEL=\"A\" not modelled");
   end
 

@@ -42,3 +42,12 @@ TESTS += dsp_vendor_mock
 TEST_CMD.dsp_vendor_mock := $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac 2 5000 && \
   $(VL_DIR)/tensor_cluster_dp_mock/Vtb_cluster_dp 2 300
 TEST_DEPS += $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp_mock/Vtb_cluster_dp
+
+# The DSP48E2 model itself: four register configurations against a
+# register-level second model, random enables and resets (docs/datapath.md §5).
+$(eval $(call verilate,dsp_cfg,tb_dsp_cfg,$(DSP48E2_SRCS) tests/dsp/tb_dsp_cfg.sv \
+  tests/dsp/dsp_cfg_tb.cpp,$(DP_VFLAGS)))
+$(VL_DIR)/dsp_cfg/Vtb_dsp_cfg: tests/dsp/ktpu_tb_clock.h
+TESTS += dsp_cfg
+TEST_CMD.dsp_cfg := $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg 1 20000
+TEST_DEPS += $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg

@@ -38,6 +38,7 @@ mutant() {
       mx_mac)     out=$dir/vl/dsp_mx_mac/Vtb_mx_mac ;;
       cluster_dp) out=$dir/vl/tensor_cluster_dp/Vtb_cluster_dp ;;
       tcu)        out=$dir/vl/tensor_tcu/Vtb_tcu ;;
+      dsp_cfg)    out=$dir/vl/dsp_cfg/Vtb_dsp_cfg ;;
       ram)        out=$dir/vl/prim_ram/Vtb_ram ;;
     esac
     if ! make --no-print-directory -s VL_DIR="$dir/vl" DSP48E2_SRCS="$dsp" MX_MAC_SRCS="$mx" \
@@ -74,6 +75,12 @@ mutant valid_ignored $cdp 's/\{vpipe_q\[ChainLatency-2:0\], valid_i\}/{vpipe_q[C
 # The model: the silicon behaviours the design relies on.
 mutant model_creg0  $dsp 's/wire \[47:0\] c_mux = \(CREG == 1\) \? c_q : C;/wire [47:0] c_mux = C;/' tcu cluster_dp
 mutant model_preadd26 $dsp 's/wire \[26:0\] ad    = inmode\[3\] \? \(pre_d - pre_a\) : \(pre_d \+ pre_a\);/wire [26:0] ad_w = inmode[3] ? (pre_d - pre_a) : (pre_d + pre_a);\n  wire [26:0] ad = {ad_w[25], ad_w[25:0]};/' mx_mac cluster_dp
+
+mutant model_ce_over_rst $dsp 's/if \(RSTP\) p_q <= 48.d0;\n    else if \(CEP\) p_q <= alu;/if (CEP) p_q <= alu;\n    else if (RSTP) p_q <= 48\x27d0;/' dsp_cfg
+mutant model_a1_select $dsp 's/\(\(AREG == 2 && inmode\[0\]\) \? a1_q : a2_q\)/((AREG == 2 \&\& !inmode[0]) ? a1_q : a2_q)/' dsp_cfg
+mutant model_acout_tap $dsp 's/assign ACOUT = \(AREG == 2 && ACASCREG == 1\) \? a1_q/assign ACOUT = (AREG == 2 \&\& ACASCREG == 2) ? a1_q/' dsp_cfg
+mutant model_sub_order $dsp 's/alu = z_v - \(w_v \+ x_v \+ y_v \+ \{47.d0, carryin\}\);/alu = (w_v + x_v + y_v + {47\x27d0, carryin}) - z_v;/' dsp_cfg
+mutant model_ad_nodreg $dsp 's/wire \[26:0\] d_mux = \(DREG == 1\) \? d_q : D;/wire [26:0] d_mux = D;/' dsp_cfg mx_mac
 
 # The RAM wrapper.
 ram=rtl/prim/ktpu_ram.sv
