@@ -51,14 +51,16 @@ for spec in "$@"; do
   if [ -z "$name" ] || [ -z "$top" ] || [ -z "$srcs" ]; then
     echo "synth.sh: bad block spec '$spec' (want name|top|sources)" >&2; status=1; continue
   fi
-  files=""
+  # One read_verilog per file: Yosys 0.23 mis-resolves package references
+  # (ktpu_pkg::X) in some files when several are read by one command.
+  reads="read_verilog -sv $pkg;"
   for f in $srcs; do
     case $(basename "$f") in DSP48E2.sv|DSP48E2.v|glbl.v) continue ;; esac
     [ -f "$f" ] || { echo "synth.sh: $name: source $f missing" >&2; status=1; continue 2; }
-    files="$files $f"
+    reads="$reads read_verilog -sv $f;"
   done
   log=$logdir/$name.log
-  if ! yosys -q -l "$log" -p "read_verilog -sv $pkg $files; \
+  if ! yosys -q -l "$log" -p "$reads \
         synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top $top; \
         tee -o $logdir/$name.stat stat; \
         tee -o $logdir/$name.ltp ltp w:* t:LUT* t:MUXF* t:CARRY*" >/dev/null 2>&1; then

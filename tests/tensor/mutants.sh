@@ -8,7 +8,7 @@ set -u
 cd "$(dirname "$0")/../.."
 filter=${1:-}
 root=build/mutants
-survived=0; killed=0
+survived=0; killed=0; broken=0
 
 # mutant NAME FILE PERL-SUBSTITUTION BENCHES...
 #   BENCHES: mx_mac and/or cluster_dp; the mutant is killed when any fails.
@@ -32,7 +32,8 @@ mutant() {
     ktpu_tcu.sv)        tcu=$dir/$base ;;
     ktpu_cluster_dp.sv) cdp=$dir/$base ;;
   esac
-  local verdict=survived b out
+  # Every listed bench runs; the mutant is killed if at least one fails.
+  local verdict="" b out first=""
   for b in "$@"; do
     case $b in
       mx_mac)     out=$dir/vl/dsp_mx_mac/Vtb_mx_mac ;;
@@ -44,16 +45,21 @@ mutant() {
     if ! make --no-print-directory -s VL_DIR="$dir/vl" DSP48E2_SRCS="$dsp" MX_MAC_SRCS="$mx" \
            DELAY_SRCS="$dly" RAM_SRCS="$ram" TCU_SRCS="$mx $dly $tcu" CLUSTER_DP_SRCS="$mx $dly $tcu $cdp" \
            "$out" >"$dir/build-$b.log" 2>&1; then
-      verdict="killed (build failed: see $dir/build-$b.log)"; break
+      verdict="$verdict $b:BUILD-ERROR"; continue
     fi
-    if ! "$out" 1 3000 >"$dir/run-$b.log" 2>&1; then
-      verdict="killed by $b: $(grep -m1 MISMATCH "$dir/run-$b.log" | cut -c1-110)"; break
+    if "$out" 1 3000 >"$dir/run-$b.log" 2>&1; then
+      verdict="$verdict $b:pass"
+    else
+      verdict="$verdict $b:FAIL"
+      [ -n "$first" ] || first=$(grep -m1 MISMATCH "$dir/run-$b.log" | cut -c1-100)
     fi
   done
-  if [ "$verdict" = survived ]; then
-    survived=$((survived + 1)); echo "SURVIVED $name"
+  if [[ $verdict == *BUILD-ERROR* ]]; then
+    broken=$((broken + 1)); echo "BROKEN   $name:$verdict (the mutant does not build: see $dir)"
+  elif [[ $verdict != *FAIL* ]]; then
+    survived=$((survived + 1)); echo "SURVIVED $name:$verdict"
   else
-    killed=$((killed + 1)); echo "killed   $name: ${verdict#killed }"
+    killed=$((killed + 1)); echo "killed   $name:$verdict  [$first]"
   fi
 }
 
@@ -62,14 +68,14 @@ dsp=rtl/dsp/DSP48E2.sv
 # The three the issue names.
 mutant breg_short   $mx  's/\.BREG\(2\), \.BCASCREG\(2\)/.BREG(1), .BCASCREG(1)/' mx_mac tcu cluster_dp
 mutant no_borrow    $cdp 's/ \+ \{\{\(PB-1\)\{1.b0\}\}, p\[PB-1\]\};/;/' cluster_dp
-mutant shift_18     $mx  's/\{\(30 - 7 - Shift\)\{w1_i\[6\]\}\}, w1_i, \{Shift\{1.b0\}\}/{(31 - 7 - Shift){w1_i[6]}}, w1_i, {(Shift-1){1\x27b0}}/' mx_mac cluster_dp
+mutant shift_18     $mx  's/\{\(30 - 7 - Shift\)\{w1_i\[6\]\}\}, w1_i, \{Shift\{1.b0\}\}/{(31 - 7 - Shift){w1_i[6]}}, w1_i, {(Shift-1){1\x27b0}}/' mx_mac tcu cluster_dp
 # Alignment and control.
 mutant skew_k3      $tcu 's/\.Depth\(InDelay \+ k\)/.Depth(InDelay + k + (k == 3 ? 1 : 0))/' tcu cluster_dp
 mutant hop_short    $cdp 's/\.InDelay\(HopDelay \* n\)/.InDelay(n == 3 ? HopDelay * n - 1 : HopDelay * n)/' cluster_dp
 mutant cross_z_pcin $mx  's/localparam logic \[1:0\] OpW = AddC \? 2.b11 : 2.b00;/localparam logic [1:0] OpW = 2\x27b00;/' tcu cluster_dp
 mutant valid_early  $cdp 's/valid_o <= en_i & vpipe_q\[ChainLatency-1\]/valid_o <= en_i & vpipe_q[ChainLatency-2]/' cluster_dp
 mutant valid_noreset $cdp 's/if \(rst_i\)     vpipe_q <= .0;\n    else if/if/' cluster_dp
-mutant cep_always   $mx  's/\.CEP\(en_i\)/.CEP(1\x27b1)/' mx_mac cluster_dp
+mutant cep_always   $mx  's/\.CEP\(en_i\)/.CEP(1\x27b1)/' mx_mac tcu cluster_dp
 mutant out_no_hold  $cdp 's/if \(en_i\) partial_o <= part_d;/partial_o <= part_d;/' cluster_dp
 mutant valid_ignored $cdp 's/\{vpipe_q\[ChainLatency-2:0\], valid_i\}/{vpipe_q[ChainLatency-2:0], 1\x27b1}/' cluster_dp
 # The model: the silicon behaviours the design relies on.
@@ -88,5 +94,5 @@ mutant ram_write_first $ram 's/(gen_block.*?)if \(re_i\) rd_q <= mem_q\[raddr_i\
 mutant ram_latency1    $ram 's/always_ff \@\(posedge clk_i\) rdata_o <= rd_q;/assign rdata_o = rd_q;/' ram
 mutant ram_read_always $ram 's/(gen_dist.*?)if \(re_i\) rd_q <= mem_q\[raddr_i\];/$1rd_q <= mem_q[raddr_i];/s' ram
 
-echo "mutants: $killed killed, $survived survived"
-[ "$survived" -eq 0 ]
+echo "mutants: $killed killed, $survived survived, $broken did not build"
+[ "$survived" -eq 0 ] && [ "$broken" -eq 0 ]
