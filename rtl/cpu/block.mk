@@ -3,4 +3,4 @@ CPU_SRCS := rtl/cpu/ktpu_cpu_muldiv.sv rtl/cpu/ktpu_cpu.sv
 
 SYNTH_BLOCKS += cpu
 SYNTH_TOP.cpu  := ktpu_cpu
-SYNTH_SRCS.cpu := $(CPU_SRCS)
+SYNTH_SRCS.cpu := $(GEN_SV) $(CPU_SRCS)

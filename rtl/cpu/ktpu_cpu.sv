@@ -180,21 +180,21 @@ module ktpu_cpu #(
   assign lt  = (a[31] == alu_b[31]) ? addsub[31] : a[31];
   assign eq  = a == b;
 
-  // Written as five explicit stages: Yosys 0.23 maps a `>>>` of this shape
-  // to roughly ten times the LUTs of the plain logarithmic shifter.
-  logic [31:0] sh_in, sh_out, sh_rev;
-  logic [31:0] sh_st [6];
+  // Five explicit stages, with the stage-2 and stage-4 outputs kept: left
+  // alone, Yosys/ABC flattens the shifter into a 32:1 mux per bit, about
+  // five times the LUTs of this logarithmic form (two stages per LUT6).
+  logic [31:0] sh_in, sh_out, sh_rev, sh_1, sh_3;
+  (* keep *) logic [31:0] sh_2;
+  (* keep *) logic [31:0] sh_4;
   logic        sh_fill;
   always_comb begin
     for (int i = 0; i < 32; i++) sh_in[i] = (funct3 == 3'b001) ? a[31-i] : a[i];
-    sh_fill  = funct7[5] & a[31] & (funct3 == 3'b101);
-    sh_st[0] = sh_in;
-    sh_st[1] = alu_b[0] ? {{1{sh_fill}},  sh_st[0][31:1]}  : sh_st[0];
-    sh_st[2] = alu_b[1] ? {{2{sh_fill}},  sh_st[1][31:2]}  : sh_st[1];
-    sh_st[3] = alu_b[2] ? {{4{sh_fill}},  sh_st[2][31:4]}  : sh_st[2];
-    sh_st[4] = alu_b[3] ? {{8{sh_fill}},  sh_st[3][31:8]}  : sh_st[3];
-    sh_st[5] = alu_b[4] ? {{16{sh_fill}}, sh_st[4][31:16]} : sh_st[4];
-    sh_out   = sh_st[5];
+    sh_fill = funct7[5] & a[31] & (funct3 == 3'b101);
+    sh_1    = alu_b[0] ? {{1{sh_fill}},  sh_in[31:1]} : sh_in;
+    sh_2    = alu_b[1] ? {{2{sh_fill}},  sh_1[31:2]}  : sh_1;
+    sh_3    = alu_b[2] ? {{4{sh_fill}},  sh_2[31:4]}  : sh_2;
+    sh_4    = alu_b[3] ? {{8{sh_fill}},  sh_3[31:8]}  : sh_3;
+    sh_out  = alu_b[4] ? {{16{sh_fill}}, sh_4[31:16]} : sh_4;
     for (int i = 0; i < 32; i++) sh_rev[i] = sh_out[31-i];
   end
 
@@ -261,27 +261,46 @@ module ktpu_cpu #(
     endcase
   end
 
+  // Read mux as one-hot selects ANDed and ORed: the same function as a case
+  // statement, but Yosys/ABC maps a 25-way case on 12 address bits into
+  // several times the LUTs of this form.
+  logic s_mstatus, s_misa, s_mie, s_mtvec, s_mscratch, s_mepc, s_mcause, s_mtval, s_mip;
+  logic s_cyc, s_cych, s_ins, s_insh, s_time, s_timeh, s_zero;
   always_comb begin
-    csr_known = 1'b1;
-    unique case (csr_addr)
-      12'h300: csr_rdata = {19'd0, 2'b11, 3'd0, mpie_q, 3'd0, mie_q, 3'd0};  // MPP = M always
-      12'h301: csr_rdata = 32'h4000_1100;                                   // MXL=1, I, M
-      12'h304: csr_rdata = {20'd0, meie_q, 3'd0, mtie_q, 7'd0};
-      12'h305: csr_rdata = {mtvec_q, 2'b00};                                // direct mode only
-      12'h340: csr_rdata = mscratch_q;
-      12'h341: csr_rdata = {mepc_q, 2'b00};
-      12'h342: csr_rdata = {mcause_irq_q, 26'd0, mcause_code_q};
-      12'h343: csr_rdata = mtval_q;
-      12'h344: csr_rdata = {20'd0, irq_ext_i, 3'd0, irq_timer_i, 7'd0};
-      12'hB00, 12'hC00: csr_rdata = mcycle_q[31:0];
-      12'hB80, 12'hC80: csr_rdata = mcycle_q[63:32];
-      12'hB02, 12'hC02: csr_rdata = minstret_q[31:0];
-      12'hB82, 12'hC82: csr_rdata = minstret_q[63:32];
-      12'hC01: csr_rdata = mtime_i[31:0];
-      12'hC81: csr_rdata = mtime_i[63:32];
-      12'hF11, 12'hF12, 12'hF13, 12'hF14, 12'hF15: csr_rdata = 32'd0;
-      default: begin csr_rdata = 32'd0; csr_known = 1'b0; end
-    endcase
+    s_mstatus  = csr_addr == 12'h300;
+    s_misa     = csr_addr == 12'h301;
+    s_mie      = csr_addr == 12'h304;
+    s_mtvec    = csr_addr == 12'h305;
+    s_mscratch = csr_addr == 12'h340;
+    s_mepc     = csr_addr == 12'h341;
+    s_mcause   = csr_addr == 12'h342;
+    s_mtval    = csr_addr == 12'h343;
+    s_mip      = csr_addr == 12'h344;
+    // machine counters and their read-only user copies (writing those traps)
+    s_cyc      = csr_addr == 12'hB00 || csr_addr == 12'hC00;
+    s_cych     = csr_addr == 12'hB80 || csr_addr == 12'hC80;
+    s_ins      = csr_addr == 12'hB02 || csr_addr == 12'hC02;
+    s_insh     = csr_addr == 12'hB82 || csr_addr == 12'hC82;
+    s_time     = csr_addr == 12'hC01;
+    s_timeh    = csr_addr == 12'hC81;
+    s_zero     = csr_addr[11:4] == 8'hF1 && csr_addr[3:0] != 4'h0 && csr_addr[3:0] <= 4'h5;
+    csr_known  = s_mstatus | s_misa | s_mie | s_mtvec | s_mscratch | s_mepc | s_mcause |
+                 s_mtval | s_mip | s_cyc | s_cych | s_ins | s_insh | s_time | s_timeh | s_zero;
+    csr_rdata  = ({32{s_mstatus}}  & {19'd0, 2'b11, 3'd0, mpie_q, 3'd0, mie_q, 3'd0}) | // MPP = M
+                 ({32{s_misa}}     & ktpu_pkg::CSR_MISA_VALUE) |                                   // MXL=1, I, M
+                 ({32{s_mie}}      & {20'd0, meie_q, 3'd0, mtie_q, 7'd0}) |
+                 ({32{s_mtvec}}    & {mtvec_q, 2'b00}) |                                 // direct mode
+                 ({32{s_mscratch}} & mscratch_q) |
+                 ({32{s_mepc}}     & {mepc_q, 2'b00}) |
+                 ({32{s_mcause}}   & {mcause_irq_q, 26'd0, mcause_code_q}) |
+                 ({32{s_mtval}}    & mtval_q) |
+                 ({32{s_mip}}      & {20'd0, irq_ext_i, 3'd0, irq_timer_i, 7'd0}) |
+                 ({32{s_cyc}}      & mcycle_q[31:0]) |
+                 ({32{s_cych}}     & mcycle_q[63:32]) |
+                 ({32{s_ins}}      & minstret_q[31:0]) |
+                 ({32{s_insh}}     & minstret_q[63:32]) |
+                 ({32{s_time}}     & mtime_i[31:0]) |
+                 ({32{s_timeh}}    & mtime_i[63:32]);
   end
   // Addresses 0xC.. and 0xF.. are read-only by their encoding (bits 11:10).
   logic csr_illegal;
@@ -467,20 +486,19 @@ module ktpu_cpu #(
       // A CSR write lands after the instruction's own counter increment, so
       // the written value is what the next instruction reads.
       if (csr_we) begin
-        unique case (csr_addr)
-          12'h300: begin mie_q <= csr_wdata[3]; mpie_q <= csr_wdata[7]; end
-          12'h304: begin mtie_q <= csr_wdata[7]; meie_q <= csr_wdata[11]; end
-          12'h305: mtvec_q    <= csr_wdata[31:2];
-          12'h340: mscratch_q <= csr_wdata;
-          12'h341: mepc_q     <= csr_wdata[31:2];
-          12'h342: begin mcause_irq_q <= csr_wdata[31]; mcause_code_q <= csr_wdata[4:0]; end
-          12'h343: mtval_q    <= csr_wdata;
-          12'hB00: mcycle_q[31:0]    <= csr_wdata;
-          12'hB80: mcycle_q[63:32]   <= csr_wdata;
-          12'hB02: minstret_q[31:0]  <= csr_wdata;
-          12'hB82: minstret_q[63:32] <= csr_wdata;
-          default: ;   // read-only or WARL-ignored (misa, mip, ids)
-        endcase
+        if (s_mstatus)  begin mie_q <= csr_wdata[3]; mpie_q <= csr_wdata[7]; end
+        if (s_mie)      begin mtie_q <= csr_wdata[7]; meie_q <= csr_wdata[11]; end
+        if (s_mtvec)    mtvec_q    <= csr_wdata[31:2];
+        if (s_mscratch) mscratch_q <= csr_wdata;
+        if (s_mepc)     mepc_q     <= csr_wdata[31:2];
+        if (s_mcause)   begin mcause_irq_q <= csr_wdata[31]; mcause_code_q <= csr_wdata[4:0]; end
+        if (s_mtval)    mtval_q    <= csr_wdata;
+        // The user copies (0xC..) never get here: writing them is illegal.
+        if (s_cyc)      mcycle_q[31:0]    <= csr_wdata;
+        if (s_cych)     mcycle_q[63:32]   <= csr_wdata;
+        if (s_ins)      minstret_q[31:0]  <= csr_wdata;
+        if (s_insh)     minstret_q[63:32] <= csr_wdata;
+        // misa, mip and the ids: WARL, writes ignored
       end
     end
   end

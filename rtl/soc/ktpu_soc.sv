@@ -18,12 +18,10 @@
 // (the mesh is not joined yet); the mesh_* ports are then unused.
 `default_nettype none
 
-module ktpu_soc
-  import ktpu_pkg::*;
-#(
+module ktpu_soc #(
   parameter int DramAddrBits = 24,
   parameter bit MeshLoopback = 1'b1,
-  parameter string RamPrimitive = "block"
+  parameter RamPrimitive = "block"   // untyped, as ktpu_ram expects
 ) (
   input  wire logic                    clk_i,
   input  wire logic                    rst_i,
@@ -68,7 +66,11 @@ module ktpu_soc
   input  wire logic [255:0]            dram_rsp_rdata_i,
   input  wire logic [7:0]              dram_rsp_tag_i
 );
-  localparam int RamWords = RAM_BYTES / 4;
+  localparam int unsigned RamBytes = ktpu_pkg::RAM_BYTES;
+  localparam int unsigned RamBase  = ktpu_pkg::RAM_BASE;
+  localparam logic [31:0] MmioBase = ktpu_pkg::MMIO_BASE;
+  localparam logic [31:0] DramBase = ktpu_pkg::DRAM_BASE;
+  localparam int RamWords = RamBytes / 4;
   localparam int RamAw    = $clog2(RamWords);
   localparam logic [7:0] TagWrite = 8'h00, TagRead = 8'h01;
 
@@ -84,7 +86,7 @@ module ktpu_soc
   logic        irq_timer, irq_ext;
   logic [63:0] mtime;
 
-  ktpu_cpu #(.ResetPc(32'(RAM_BASE)), .IMemBytes(int'(RAM_BYTES))) u_cpu (
+  ktpu_cpu #(.ResetPc(RamBase), .IMemBytes(RamBytes)) u_cpu (
     .clk_i, .rst_i,
     .imem_addr_o  (imem_addr),
     .imem_rdata_i (imem_rdata),
@@ -105,8 +107,8 @@ module ktpu_soc
   // ---------------------------------------------------------------- decode
   logic sel_ram, sel_mmio, sel_dram;
   assign sel_ram  = d_addr[31:RamAw+2] == '0;
-  assign sel_mmio = d_addr[31:12] == MMIO_BASE[31:12];
-  assign sel_dram = d_addr[31:DramAddrBits] == DRAM_BASE[31:DramAddrBits];
+  assign sel_mmio = d_addr[31:12] == MmioBase[31:12];
+  assign sel_dram = d_addr[31:DramAddrBits] == DramBase[31:DramAddrBits];
 
   // ---------------------------------------------------------------- RAM
   logic [31:0] ram_rdata, ram_wdata;

@@ -10,9 +10,7 @@
 // one. Reads answer one cycle after the grant.
 `default_nettype none
 
-module ktpu_soc_mmio
-  import ktpu_pkg::*;
-(
+module ktpu_soc_mmio (
   input  wire logic         clk_i,
   input  wire logic         rst_i,
   // CPU data bus slice (sel_i: the address is in the MMIO window)
@@ -55,11 +53,13 @@ module ktpu_soc_mmio
   input  wire logic [287:0] mesh_rx_flit_i,
   output logic              mesh_rx_ready_o
 );
-  // Offsets come from the generated map, narrowed to the 4 KiB window.
-  localparam int unsigned MeshTxEndI = MMIO_MESH_TX0_OFFSET + 4 * MESH_FLIT_WORDS;
-  localparam int unsigned MeshRxEndI = MMIO_MESH_RX0_OFFSET + 4 * MESH_FLIT_WORDS;
-  localparam logic [11:0] MeshTxEnd = MeshTxEndI[11:0];
-  localparam logic [11:0] MeshRxEnd = MeshRxEndI[11:0];
+  // Offsets are compared as 32-bit numbers against the generated map.
+  localparam int unsigned MeshTx0   = ktpu_pkg::MMIO_MESH_TX0_OFFSET;
+  localparam int unsigned MeshRx0   = ktpu_pkg::MMIO_MESH_RX0_OFFSET;
+  localparam int unsigned MeshTxEnd = MeshTx0 + 4 * ktpu_pkg::MESH_FLIT_WORDS;
+  localparam int unsigned MeshRxEnd = MeshRx0 + 4 * ktpu_pkg::MESH_FLIT_WORDS;
+  logic [31:0] off;
+  assign off = {20'd0, off_i};
 
   logic [63:0]  mtime_q, mtimecmp_q, cycle_q;
   logic [31:0]  stall_q, dram_rd_q, dram_wr_q, mesh_tx_n_q, mesh_rx_n_q;
@@ -75,10 +75,10 @@ module ktpu_soc_mmio
 
   logic in_mtx, in_mrx;
   logic [3:0] mtx_n, mrx_n;
-  assign in_mtx = off_i >= MMIO_MESH_TX0_OFFSET[11:0] && off_i < MeshTxEnd;
-  assign in_mrx = off_i >= MMIO_MESH_RX0_OFFSET[11:0] && off_i < MeshRxEnd;
-  assign mtx_n  = 4'((off_i - MMIO_MESH_TX0_OFFSET[11:0]) >> 2);
-  assign mrx_n  = 4'((off_i - MMIO_MESH_RX0_OFFSET[11:0]) >> 2);
+  assign in_mtx = off >= MeshTx0 && off < MeshTxEnd;
+  assign in_mrx = off >= MeshRx0 && off < MeshRxEnd;
+  assign mtx_n  = 4'((off - MeshTx0) >> 2);
+  assign mrx_n  = 4'((off - MeshRx0) >> 2);
 
   // Decode: readable / writable / value.
   logic        rd_ok, wr_ok;
@@ -90,38 +90,38 @@ module ktpu_soc_mmio
     end else if (in_mrx) begin
       rval = flit_word(mrx_q, mrx_n);
     end else begin
-      unique case (off_i)
-        MMIO_UART_TX_OFFSET[11:0]:      begin rd_ok = 1'b0; wr_ok = 1'b1; end
-        MMIO_SIM_EXIT_OFFSET[11:0]:     begin rd_ok = 1'b0; wr_ok = 1'b1; end
-        MMIO_MBOX_CMD_OFFSET[11:0]:     begin rd_ok = 1'b0; wr_ok = 1'b1; end
-        MMIO_MESH_TX_SEND_OFFSET[11:0]: begin rd_ok = 1'b0; wr_ok = 1'b1; end
-        MMIO_MESH_RX_POP_OFFSET[11:0]:  begin rd_ok = 1'b0; wr_ok = 1'b1; end
-        MMIO_UART_RX_OFFSET[11:0]:      rval = {23'd0, rx_valid_q, rx_data_q};
-        MMIO_UART_STATUS_OFFSET[11:0]:  rval = {30'd0, rx_valid_q, !tx_valid_q};
-        MMIO_MTIME_LO_OFFSET[11:0]:     begin wr_ok = 1'b1; rval = mtime_q[31:0]; end
-        MMIO_MTIME_HI_OFFSET[11:0]:     begin wr_ok = 1'b1; rval = mtime_q[63:32]; end
-        MMIO_MTIMECMP_LO_OFFSET[11:0]:  begin wr_ok = 1'b1; rval = mtimecmp_q[31:0]; end
-        MMIO_MTIMECMP_HI_OFFSET[11:0]:  begin wr_ok = 1'b1; rval = mtimecmp_q[63:32]; end
-        MMIO_MBOX_ARG0_OFFSET[11:0]:    begin wr_ok = 1'b1; rval = arg0_q; end
-        MMIO_MBOX_ARG1_OFFSET[11:0]:    begin wr_ok = 1'b1; rval = arg1_q; end
-        MMIO_MBOX_RESP_OFFSET[11:0]:    rval = mbox_resp_i;
-        MMIO_PERF_CYCLE_LO_OFFSET[11:0]:  rval = cycle_q[31:0];
-        MMIO_PERF_CYCLE_HI_OFFSET[11:0]:  rval = cycle_q[63:32];
-        MMIO_PERF_CPU_STALL_OFFSET[11:0]: rval = stall_q;
-        MMIO_PERF_DRAM_RD_OFFSET[11:0]:   rval = dram_rd_q;
-        MMIO_PERF_DRAM_WR_OFFSET[11:0]:   rval = dram_wr_q;
-        MMIO_PERF_MESH_TX_OFFSET[11:0]:   rval = mesh_tx_n_q;
-        MMIO_PERF_MESH_RX_OFFSET[11:0]:   rval = mesh_rx_n_q;
-        MMIO_MESH_STATUS_OFFSET[11:0]:  rval = {30'd0, mrx_valid_q, mtx_valid_q};
-        MMIO_MESH_IRQ_EN_OFFSET[11:0]:  begin wr_ok = 1'b1; rval = {31'd0, mirq_en_q}; end
+      unique case (off)
+        ktpu_pkg::MMIO_UART_TX_OFFSET:      begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        ktpu_pkg::MMIO_SIM_EXIT_OFFSET:     begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        ktpu_pkg::MMIO_MBOX_CMD_OFFSET:     begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        ktpu_pkg::MMIO_MESH_TX_SEND_OFFSET: begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        ktpu_pkg::MMIO_MESH_RX_POP_OFFSET:  begin rd_ok = 1'b0; wr_ok = 1'b1; end
+        ktpu_pkg::MMIO_UART_RX_OFFSET:      rval = {23'd0, rx_valid_q, rx_data_q};
+        ktpu_pkg::MMIO_UART_STATUS_OFFSET:  rval = {30'd0, rx_valid_q, !tx_valid_q};
+        ktpu_pkg::MMIO_MTIME_LO_OFFSET:     begin wr_ok = 1'b1; rval = mtime_q[31:0]; end
+        ktpu_pkg::MMIO_MTIME_HI_OFFSET:     begin wr_ok = 1'b1; rval = mtime_q[63:32]; end
+        ktpu_pkg::MMIO_MTIMECMP_LO_OFFSET:  begin wr_ok = 1'b1; rval = mtimecmp_q[31:0]; end
+        ktpu_pkg::MMIO_MTIMECMP_HI_OFFSET:  begin wr_ok = 1'b1; rval = mtimecmp_q[63:32]; end
+        ktpu_pkg::MMIO_MBOX_ARG0_OFFSET:    begin wr_ok = 1'b1; rval = arg0_q; end
+        ktpu_pkg::MMIO_MBOX_ARG1_OFFSET:    begin wr_ok = 1'b1; rval = arg1_q; end
+        ktpu_pkg::MMIO_MBOX_RESP_OFFSET:    rval = mbox_resp_i;
+        ktpu_pkg::MMIO_PERF_CYCLE_LO_OFFSET:  rval = cycle_q[31:0];
+        ktpu_pkg::MMIO_PERF_CYCLE_HI_OFFSET:  rval = cycle_q[63:32];
+        ktpu_pkg::MMIO_PERF_CPU_STALL_OFFSET: rval = stall_q;
+        ktpu_pkg::MMIO_PERF_DRAM_RD_OFFSET:   rval = dram_rd_q;
+        ktpu_pkg::MMIO_PERF_DRAM_WR_OFFSET:   rval = dram_wr_q;
+        ktpu_pkg::MMIO_PERF_MESH_TX_OFFSET:   rval = mesh_tx_n_q;
+        ktpu_pkg::MMIO_PERF_MESH_RX_OFFSET:   rval = mesh_rx_n_q;
+        ktpu_pkg::MMIO_MESH_STATUS_OFFSET:  rval = {30'd0, mrx_valid_q, mtx_valid_q};
+        ktpu_pkg::MMIO_MESH_IRQ_EN_OFFSET:  begin wr_ok = 1'b1; rval = {31'd0, mirq_en_q}; end
         default: rd_ok = 1'b0;
       endcase
     end
   end
 
   logic wr_uart, wr_send;
-  assign wr_uart = sel_i && we_i && off_i == MMIO_UART_TX_OFFSET[11:0];
-  assign wr_send = sel_i && we_i && off_i == MMIO_MESH_TX_SEND_OFFSET[11:0];
+  assign wr_uart = sel_i && we_i && off == ktpu_pkg::MMIO_UART_TX_OFFSET;
+  assign wr_send = sel_i && we_i && off == ktpu_pkg::MMIO_MESH_TX_SEND_OFFSET;
   // Hold a store that would overwrite data still waiting to leave.
   assign gnt_o = !((wr_uart && tx_valid_q) || (wr_send && mtx_valid_q) ||
                    (sel_i && we_i && in_mtx && mtx_valid_q));
@@ -166,21 +166,21 @@ module ktpu_soc_mmio
       if (uart_rx_take) rx_valid_q <= 1'b1;
       sim_exit_valid_o <= 1'b0;
       mbox_valid_o     <= 1'b0;
-      if (rd && off_i == MMIO_UART_RX_OFFSET[11:0]) rx_valid_q <= 1'b0;
+      if (rd && off == ktpu_pkg::MMIO_UART_RX_OFFSET) rx_valid_q <= 1'b0;
       if (wr) begin
-        unique case (off_i)
-          MMIO_UART_TX_OFFSET[11:0]:      tx_valid_q <= 1'b1;
-          MMIO_SIM_EXIT_OFFSET[11:0]:     sim_exit_valid_o <= wdata_i[SIM_EXIT_DONE_LSB];
-          MMIO_MBOX_CMD_OFFSET[11:0]:     mbox_valid_o <= 1'b1;
-          MMIO_MESH_TX_SEND_OFFSET[11:0]: mtx_valid_q <= 1'b1;
-          MMIO_MESH_RX_POP_OFFSET[11:0]:  mrx_valid_q <= 1'b0;
-          MMIO_MTIME_LO_OFFSET[11:0]:     mtime_q[31:0] <= wdata_i;
-          MMIO_MTIME_HI_OFFSET[11:0]:     mtime_q[63:32] <= wdata_i;
-          MMIO_MTIMECMP_LO_OFFSET[11:0]:  mtimecmp_q[31:0] <= wdata_i;
-          MMIO_MTIMECMP_HI_OFFSET[11:0]:  mtimecmp_q[63:32] <= wdata_i;
-          MMIO_MBOX_ARG0_OFFSET[11:0]:    arg0_q <= wdata_i;
-          MMIO_MBOX_ARG1_OFFSET[11:0]:    arg1_q <= wdata_i;
-          MMIO_MESH_IRQ_EN_OFFSET[11:0]:  mirq_en_q <= wdata_i[0];
+        unique case (off)
+          ktpu_pkg::MMIO_UART_TX_OFFSET:      tx_valid_q <= 1'b1;
+          ktpu_pkg::MMIO_SIM_EXIT_OFFSET:     sim_exit_valid_o <= wdata_i[ktpu_pkg::SIM_EXIT_DONE_LSB];
+          ktpu_pkg::MMIO_MBOX_CMD_OFFSET:     mbox_valid_o <= 1'b1;
+          ktpu_pkg::MMIO_MESH_TX_SEND_OFFSET: mtx_valid_q <= 1'b1;
+          ktpu_pkg::MMIO_MESH_RX_POP_OFFSET:  mrx_valid_q <= 1'b0;
+          ktpu_pkg::MMIO_MTIME_LO_OFFSET:     mtime_q[31:0] <= wdata_i;
+          ktpu_pkg::MMIO_MTIME_HI_OFFSET:     mtime_q[63:32] <= wdata_i;
+          ktpu_pkg::MMIO_MTIMECMP_LO_OFFSET:  mtimecmp_q[31:0] <= wdata_i;
+          ktpu_pkg::MMIO_MTIMECMP_HI_OFFSET:  mtimecmp_q[63:32] <= wdata_i;
+          ktpu_pkg::MMIO_MBOX_ARG0_OFFSET:    arg0_q <= wdata_i;
+          ktpu_pkg::MMIO_MBOX_ARG1_OFFSET:    arg1_q <= wdata_i;
+          ktpu_pkg::MMIO_MESH_IRQ_EN_OFFSET:  mirq_en_q <= wdata_i[0];
           default: ;
         endcase
       end
@@ -189,9 +189,9 @@ module ktpu_soc_mmio
 
   // Data registers: no reset needed (each is written before its valid is set).
   always_ff @(posedge clk_i) begin
-    if (wr && off_i == MMIO_UART_TX_OFFSET[11:0]) tx_data_q <= wdata_i[7:0];
-    if (wr && off_i == MMIO_SIM_EXIT_OFFSET[11:0]) sim_exit_code_o <= wdata_i[31:1];
-    if (wr && off_i == MMIO_MBOX_CMD_OFFSET[11:0]) mbox_cmd_o <= wdata_i;
+    if (wr && off == ktpu_pkg::MMIO_UART_TX_OFFSET) tx_data_q <= wdata_i[7:0];
+    if (wr && off == ktpu_pkg::MMIO_SIM_EXIT_OFFSET) sim_exit_code_o <= wdata_i[31:1];
+    if (wr && off == ktpu_pkg::MMIO_MBOX_CMD_OFFSET) mbox_cmd_o <= wdata_i;
     if (uart_rx_take) rx_data_q <= uart_rx_data_i;
     if (mrx_take) mrx_q <= mesh_rx_flit_i;
     if (wr && in_mtx) begin

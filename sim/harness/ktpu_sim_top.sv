@@ -2,9 +2,7 @@
 // behind its window. Everything the harness drives or watches is a port here.
 `default_nettype none
 
-module ktpu_sim_top
-  import ktpu_pkg::*;
-(
+module ktpu_sim_top (
   input  wire logic        clk_i,
   input  wire logic        rst_i,
   input  wire logic        ld_valid_i,
@@ -24,7 +22,7 @@ module ktpu_sim_top
   output logic [31:0]      mbox_arg1_o,
   input  wire logic [31:0] mbox_resp_i
 );
-  localparam int DramAddrBits = $clog2(DRAM_SIM_BYTES);
+  localparam int DramAddrBits = $clog2(ktpu_pkg::DRAM_SIM_BYTES);
 
   logic         req_valid, req_ready, req_write, rsp_valid, rsp_ready;
   logic [DramAddrBits-1:0] req_addr;

@@ -247,6 +247,16 @@ TEST_BEGIN
     TEST_EQ(103, x14, 0x00001888)         /* MPIE was 1 */
     csrci mstatus, 8
 
+    /* a trapping instruction does not retire: minstret counts the csrr and
+     * the six handler instructions, not the ecall */
+    li TESTNUM, 104
+    la s5, 1f
+    csrr a0, minstret
+    ecall
+1:  csrr a1, minstret
+    sub a1, a1, a0
+    TEST_EQ(104, a1, 7)
+
     /* ---- fence.i: a stored instruction is what the next fetch sees ---- */
     li TESTNUM, 110
     la t0, patch

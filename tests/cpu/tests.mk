@@ -26,3 +26,11 @@ ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TESTS += cpu_printf
 TEST_CMD.cpu_printf := $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && echo "printf: output matches c_printf.expected"
 endif
+
+# Benchmarks and the mutant sweep (SPEC §14, §15): not part of make test.
+ifneq ($(wildcard $(KTPU_RAM_SRC)),)
+BENCH_DEPS += $(CPU_TEST_DIR)/c_kernel.elf
+BENCH_CMDS += tests/cpu/bench.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_kernel.elf $(BUILD)/bench/cpu.csv $(GEN_SV) $(CPU_SRCS)
+REGRESS_DEPS += $(CPU_ELFS)
+REGRESS_CMDS += tests/cpu/mutants.sh $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS)))
+endif

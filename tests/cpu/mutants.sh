@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# usage: mutants.sh PROGRAM.elf...
+# A test never seen to fail is not a test: each mutant below breaks the CPU
+# or SoC RTL in one known way, builds its own ktpu-sim (make with the source
+# lists pointed at a patched copy) and runs the CPU programs, plain and in
+# lockstep. Every mutant must make at least one program fail; the line per
+# mutant says which. Nothing in the source tree is modified.
+set -u
+progs=("$@")
+root=build/mutants
+mkdir -p "$root"
+
+# name | file (rtl/cpu or rtl/soc) | perl substitution
+mutants=(
+  "lb_zero_extends|rtl/cpu/ktpu_cpu.sv|s/\{\{24\{!w_ld_uns_q & ld_word\[7\]\}\}/{{24{1'b0}}/"
+  "branch_offset_plus4|rtl/cpu/ktpu_cpu.sv|s/is_jal \? imm_j : imm_b\)/is_jal ? imm_j : imm_b + 32'd4)/"
+  "mepc_next_insn|rtl/cpu/ktpu_cpu.sv|s/mepc_q        <= pc_q\[31:2\]/mepc_q        <= pc_plus4[31:2]/"
+  "csrrs_x0_writes|rtl/cpu/ktpu_cpu.sv|s/assign csr_write = \(funct3\[1:0\] == 2'b01\) \|\| \(rs1 != 5'd0\)/assign csr_write = 1'b1/"
+  "slli_imm5_legal|rtl/cpu/ktpu_cpu.sv|s/funct3 == 3'b001 \? funct7 == 7'b0000000/funct3 == 3'b001 ? funct7[6:1] == 6'd0/"
+  "no_forwarding|rtl/cpu/ktpu_cpu.sv|s/\(w_valid_q && w_wr_q && w_rd_q == rs1\) \? w_wdata : //"
+  "misaligned_jump_ok|rtl/cpu/ktpu_cpu.sv|s/end else if \(jump && jump_target\[1\]\) begin/end else if (1'b0) begin/"
+  "trapping_load_writes|rtl/cpu/ktpu_cpu.sv|s/w_wr_q      <= x_wr && !trap;/w_wr_q      <= x_wr;/"
+  "div0_quotient_sign|rtl/cpu/ktpu_cpu_muldiv.sv|s/ && \(b_i != 32'd0\);/;/"
+  "mulhsu_b_signed|rtl/cpu/ktpu_cpu_muldiv.sv|s/assign b_signed = \(op_i == 3'b001\);/assign b_signed = (op_i == 3'b001) || (op_i == 3'b010);/"
+  "irq_ignores_mie|rtl/cpu/ktpu_cpu.sv|s/assign irq_pending = mie_q && /assign irq_pending = /"
+  "mpp_reads_0|rtl/cpu/ktpu_cpu.sv|s/\{19'd0, 2'b11, 3'd0, mpie_q/{19'd0, 2'b00, 3'd0, mpie_q/"
+  "sb_lane_unshifted|rtl/cpu/ktpu_cpu.sv|s/dbus_be_o = 4'b0001 << mem_addr\[1:0\];/dbus_be_o = 4'b0001;/"
+  "minstret_counts_traps|rtl/cpu/ktpu_cpu.sv|s/if \(fire && !trap\) minstret_q/if (fire) minstret_q/"
+  "sra_as_srl|rtl/cpu/ktpu_cpu.sv|s/sh_fill  = funct7\[5\] & a\[31\]/sh_fill  = 1'b0 & a[31]/"
+  "store_skips_fetch_copy|rtl/soc/ktpu_soc.sv|s/\.we_i   \(ram_we && ram_be\[l\]\),\n      \.waddr_i\(ram_waddr\),\n      \.wdata_i\(ram_wdata\[8\*l \+: 8\]\),\n      \.re_i   \(1'b1\)/.we_i   (ld_valid_i \&\& ram_be[l]),\n      .waddr_i(ram_waddr),\n      .wdata_i(ram_wdata[8*l +: 8]),\n      .re_i   (1'b1)/"
+  "dram_word_zero|rtl/soc/ktpu_soc.sv|s/dram_rsp_rdata_i\[32\*dram_word_q \+: 32\]/dram_rsp_rdata_i[31:0]/"
+  "mtval_zero_on_misaligned_load|rtl/cpu/ktpu_cpu.sv|s/exc_cause = is_store \? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = mem_addr;/exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = 32'd0;/"
+)
+
+killed=0; survived=0
+for m in "${mutants[@]}"; do
+  IFS='|' read -r name file subst <<<"$m"
+  [ -n "${ONLY:-}" ] && [ "$name" != "$ONLY" ] && continue
+  dir=$root/$name
+  rm -rf "$dir"; mkdir -p "$dir/src"
+  cp rtl/cpu/*.sv rtl/soc/*.sv "$dir/src/"
+  target=$dir/src/$(basename "$file")
+  perl -0pi -e "$subst" "$target"
+  if cmp -s "$target" "$file"; then
+    echo "ERROR $name: the substitution did not apply"; survived=$((survived + 1)); continue
+  fi
+  cpu_srcs="$dir/src/ktpu_cpu_muldiv.sv $dir/src/ktpu_cpu.sv"
+  soc_srcs="rtl/prim/ktpu_ram.sv $cpu_srcs $dir/src/ktpu_soc_mmio.sv $dir/src/ktpu_soc.sv"
+  if ! make -s -j2 VL_DIR="$dir/vl" KTPU_SIM="$dir/ktpu-sim" CPU_SRCS="$cpu_srcs" \
+       SOC_SRCS="$soc_srcs" "$dir/ktpu-sim" >"$dir/build.log" 2>&1; then
+    echo "ERROR $name: mutant does not build (see $dir/build.log)"; survived=$((survived + 1)); continue
+  fi
+  out=$(tests/cpu/run_programs.sh "$dir/ktpu-sim" "${progs[@]}" 2>&1)
+  if [ $? -ne 0 ]; then
+    killed=$((killed + 1))
+    echo "killed   $name: $(grep '^FAIL' <<<"$out" | sed 's/^FAIL //; s/ --.*//' | head -4 | paste -sd';' -)"
+  else
+    survived=$((survived + 1))
+    echo "SURVIVED $name"
+  fi
+done
+echo "cpu mutants: $killed killed, $survived survived"
+[ $survived -eq 0 ]
