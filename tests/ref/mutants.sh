@@ -30,7 +30,8 @@ ktpu_ref_fp.c	s/\*exp2 = ea \+ eb - \(int\)KTPU_BLOCK_EXP_OFFSET;/*exp2 = ea + e
 ktpu_ref_fp.c	s/int32_t mb = 8 \+/int32_t mb = 7 +/	wrong mantissa product
 ktpu_ref_mx.c	s/\(2u \* r == den && \(q & 1u\)\)/(2u * r == den)/	quantiser rounds ties away
 ktpu_ref_mx.c	s/\*sig = e \? \(f \| \(1u << KTPU_FP16_EXP_LSB\)\) : f;/*sig = e ? (f | (1u << KTPU_FP16_EXP_LSB)) : 0;/	quantiser flushes subnormal inputs
-ktpu_ref_mx.c	s/\*ep = e \? \(int\)e : 1;/*ep = (int)e;/	subnormal exponent taken as 0 (the literal §3.2 formula)
+ktpu_ref_mx.c	s/\*ep = e \? \(int\)e : 1;/*ep = (int)e;/	subnormal inputs decoded with exponent field 0 (half their value)
+ktpu_ref_mx.c	s/    if \(sig == 0\)\n        return KTPU_MX_SCALE_ONE;\n/    if (sig == 0)\n        return KTPU_MX_SCALE_ONE;\n    if (!(peak & KTPU_FP16_EXP_MASK))\n        return 0x00u;\n/	subnormal peak always gets s = 0x00 (the literal §3.2 formula; q reaches 64)
 ktpu_ref_mx.c	s/uint32_t m = \(sig \+ 125u\) \/ 126u;/uint32_t m = sig \/ 126u + 1u;/	scale mantissa by floor+1 instead of ceil
 ktpu_ref_mx.c	s/== FP16_EXP_INF\) \{/== FP16_EXP_INF \&\& !(mag \& 0x3FFu)) {/	NaN not treated as non-finite
 ktpu_ref_mx.c	s/if \(bit % 8u > 1u\) \/\* the field spills/if (bit % 8u > 2u) \/* the field spills/	storage drops a spilled bit

@@ -34,7 +34,7 @@ TESTS += ref_selftest ref_rv32_build
 TEST_CMD.ref_selftest := $(REF_TEST_DIR)/selftest
 TEST_CMD.ref_rv32_build := tests/ref/rv32_check.sh $(REF_SELFTEST_RV32) $(REF_LIB_RV32) $(RV_PREFIX)
 
-# Deliberately broken references (32 mutants of sim/ref, each must make a
+# Deliberately broken references (34 mutants of sim/ref, each must make a
 # test above fail); minutes, so `make regress` rather than `make test`.
 REGRESS_DEPS += $(GEN_H)
 REGRESS_CMDS += tests/ref/mutants.sh
