@@ -121,7 +121,8 @@ $(GEN_SV) $(GEN_H) &: $(DEFS_SRC) $(GEN_DEFS)
 #   BENCH_DEPS, BENCH_CMDS   the same for `make bench` (cycles, CSV in build/bench/)
 #   REGRESS_DEPS, REGRESS_CMDS
 #   SYNTH_BLOCKS += NAME     with  SYNTH_TOP.NAME := module, SYNTH_SRCS.NAME := files
-# A *_CMDS entry is one shell command; they run in order, stopping at a failure.
+# A *_CMDS entry is one shell command ending in ' ;' (words alone would split
+# it); they run in order under `set -e`, stopping at the first failure.
 TESTS :=
 TEST_DEPS := $(GEN_SV) $(GEN_H)
 RUN_DEPS := $(GEN_SV) $(GEN_H)
@@ -136,7 +137,7 @@ SYNTH_BLOCKS :=
 include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk \
                           scripts/*/block.mk tests/*/tests.mk))
 
-run_cmds = @set -e; $(foreach c,$(1),$(c);) true
+run_cmds = @set -e; $(1) true
 
 test-run: $(TEST_DEPS)
 	$(file >$(BUILD)/tests.list,$(foreach t,$(TESTS),$(t)$(TAB)$(TEST_CMD.$(t))$(NL)))

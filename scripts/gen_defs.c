@@ -16,6 +16,7 @@
 struct item {
     char name[NAME_LEN]; /* expanded name, e.g. FP22_EXP_LSB */
     unsigned long value;
+    int is_hex; /* masks and register offsets: unsigned hex in C */
     char doc[DOC_LEN];
 };
 
@@ -55,7 +56,7 @@ static void check_ident(const char *s)
 }
 
 static void add(const char *a, const char *b, const char *suffix, unsigned long v,
-                const char *doc)
+                int is_hex, const char *doc)
 {
     if (n_items == MAX_ITEMS) die("too many items", NULL);
     struct item *it = &items[n_items];
@@ -65,6 +66,7 @@ static void add(const char *a, const char *b, const char *suffix, unsigned long 
     for (int i = 0; i < n_items; i++)
         if (!strcmp(items[i].name, it->name)) die("duplicate name", it->name);
     it->value = v;
+    it->is_hex = is_hex || v > 0x7FFFFFFFul;
     snprintf(it->doc, DOC_LEN, "%s", doc ? doc : "");
     n_items++;
 }
@@ -100,20 +102,20 @@ int main(int argc, char **argv)
 
         if (!strcmp(tok[0], "const") && nt == 3) {
             check_ident(tok[1]);
-            add(tok[1], NULL, NULL, parse_num(tok[2]), doc);
+            add(tok[1], NULL, NULL, parse_num(tok[2]), 0, doc);
         } else if (!strcmp(tok[0], "enum") && nt == 4) {
             check_ident(tok[1]); check_ident(tok[2]);
-            add(tok[1], tok[2], NULL, parse_num(tok[3]), doc);
+            add(tok[1], tok[2], NULL, parse_num(tok[3]), 0, doc);
         } else if (!strcmp(tok[0], "field") && nt == 5) {
             check_ident(tok[1]); check_ident(tok[2]);
             unsigned long msb = parse_num(tok[3]), lsb = parse_num(tok[4]);
             if (msb < lsb || msb > 31) die("field needs 31 >= MSB >= LSB", tok[2]);
             unsigned long w = msb - lsb + 1;
             unsigned long mask = (w == 32 ? 0xFFFFFFFFul : ((1ul << w) - 1)) << lsb;
-            add(tok[1], tok[2], "_LSB", lsb, doc);
-            add(tok[1], tok[2], "_MSB", msb, NULL);
-            add(tok[1], tok[2], "_WIDTH", w, NULL);
-            add(tok[1], tok[2], "_MASK", mask & 0xFFFFFFFFul, NULL);
+            add(tok[1], tok[2], "_LSB", lsb, 0, doc);
+            add(tok[1], tok[2], "_MSB", msb, 0, NULL);
+            add(tok[1], tok[2], "_WIDTH", w, 0, NULL);
+            add(tok[1], tok[2], "_MASK", mask & 0xFFFFFFFFul, 1, NULL);
         } else if (!strcmp(tok[0], "reg") && nt == 5) {
             check_ident(tok[1]); check_ident(tok[2]);
             if (strcmp(tok[4], "ro") && strcmp(tok[4], "wo") && strcmp(tok[4], "rw"))
@@ -124,7 +126,7 @@ int main(int argc, char **argv)
             snprintf(full, sizeof full, "%s_%s", tok[1], tok[2]);
             char docbuf[DOC_LEN];
             snprintf(docbuf, sizeof docbuf, "[%s] %s", tok[4], doc ? doc : "");
-            add(full, NULL, "_OFFSET", off, docbuf);
+            add(full, NULL, "_OFFSET", off, 1, docbuf);
         } else {
             die("unknown line (const/field/enum/reg with the right word count)", tok[0]);
         }
@@ -144,13 +146,8 @@ int main(int argc, char **argv)
         }
         fprintf(sv, "  localparam int unsigned %s = 32'd%lu;\n", it->name, it->value);
         /* Plain int where it fits, so signed C arithmetic stays signed;
-         * addresses and masks as unsigned hex. */
-        size_t len = strlen(it->name);
-        int is_hex = it->value > 0x7FFFFFFFul ||
-                     (len > 5 && !strcmp(it->name + len - 5, "_MASK")) ||
-                     (len > 7 && !strcmp(it->name + len - 7, "_OFFSET")) ||
-                     (len > 5 && !strcmp(it->name + len - 5, "_BASE"));
-        if (is_hex)
+         * masks, register offsets and values past INT32_MAX as unsigned hex. */
+        if (it->is_hex)
             fprintf(h, "#define KTPU_%s 0x%08lXu\n", it->name, it->value);
         else
             fprintf(h, "#define KTPU_%s %lu\n", it->name, it->value);

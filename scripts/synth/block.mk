@@ -9,7 +9,7 @@ $(SYNTH_BLOCK_LIST):
 	$(shell mkdir -p $(BUILD))$(file >$@,$(foreach b,$(SYNTH_BLOCKS),$(b)|$(SYNTH_TOP.$(b))|$(SYNTH_SRCS.$(b))$(NL)))
 	@echo "synth: $(words $(SYNTH_BLOCKS)) blocks: $(SYNTH_BLOCKS)"
 SYNTH_DEPS += $(SYNTH_BLOCK_LIST)
-SYNTH_CMDS += scripts/synth/synth.sh
+SYNTH_CMDS += scripts/synth/synth.sh ;
 
 # mx_mac must map to exactly one DSP48E2 and nothing else (seed §6): a fast
 # check in `make test`.

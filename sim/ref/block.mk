@@ -41,4 +41,4 @@ $(KTPU_EXAMPLE): sim/ref/ktpu_example.c $(REF_LIB) $(REF_HDRS)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB) -lm
 
 RUN_DEPS += $(KTPU_REF) $(KTPU_EXAMPLE)
-RUN_CMDS += sim/ref/run_example.sh
+RUN_CMDS += sim/ref/run_example.sh ;

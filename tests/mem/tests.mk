@@ -11,7 +11,7 @@ TEST_CMD.mem_agent_lat1 := $(VL_DIR)/mem_agent/Vmem_agent_top --seed 2 +ktpu_dra
 TEST_DEPS += $(VL_DIR)/mem_quant/Vktpu_quant $(VL_DIR)/mem_agent/Vmem_agent_top
 
 BENCH_DEPS += $(VL_DIR)/mem_agent/Vmem_agent_top
-BENCH_CMDS += tests/mem/bench.sh
+BENCH_CMDS += tests/mem/bench.sh ;
 
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV)
-REGRESS_CMDS += tests/mem/mutants.sh
+REGRESS_CMDS += tests/mem/mutants.sh ;

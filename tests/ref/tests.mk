@@ -37,4 +37,4 @@ TEST_CMD.ref_rv32_build := tests/ref/rv32_check.sh $(REF_SELFTEST_RV32) $(REF_LI
 # Deliberately broken references (34 mutants of sim/ref, each must make a
 # test above fail); minutes, so `make regress` rather than `make test`.
 REGRESS_DEPS += $(GEN_H)
-REGRESS_CMDS += tests/ref/mutants.sh
+REGRESS_CMDS += tests/ref/mutants.sh ;
