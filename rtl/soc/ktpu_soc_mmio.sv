@@ -66,12 +66,15 @@ module ktpu_soc_mmio (
   logic [31:0]  arg0_q, arg1_q;
   logic         tx_valid_q, rx_valid_q, mtx_valid_q, mrx_valid_q, mirq_en_q;
   logic [7:0]   tx_data_q, rx_data_q;
-  logic [287:0] mtx_q, mrx_q;
-
-  // Word n of a flit as the registers see it: 0 the header, 1..8 payload.
-  function automatic logic [31:0] flit_word(input logic [287:0] f, input logic [3:0] n);
-    return (n == 4'd0) ? f[287:256] : f[32*(int'(n)-1) +: 32];
-  endfunction
+  // Flits as the registers see them: word 0 the header (flit 287:256),
+  // word n = 1..8 payload word n-1 (flit 32n-1:32n-32).
+  logic [31:0]  mtx_w [9];
+  logic [31:0]  mrx_w [9];
+  logic [287:0] mtx_flit;
+  always_comb begin
+    mtx_flit[287:256] = mtx_w[0];
+    for (int n = 1; n < 9; n++) mtx_flit[32*n-32 +: 32] = mtx_w[n];
+  end
 
   logic in_mtx, in_mrx;
   logic [3:0] mtx_n, mrx_n;
@@ -86,9 +89,9 @@ module ktpu_soc_mmio (
   always_comb begin
     rd_ok = 1'b1; wr_ok = 1'b0; rval = 32'd0;
     if (in_mtx) begin
-      wr_ok = 1'b1; rval = flit_word(mtx_q, mtx_n);
+      wr_ok = 1'b1; rval = mtx_w[mtx_n];
     end else if (in_mrx) begin
-      rval = flit_word(mrx_q, mrx_n);
+      rval = mrx_w[mrx_n];
     end else begin
       unique case (off)
         ktpu_pkg::MMIO_UART_TX_OFFSET:      begin rd_ok = 1'b0; wr_ok = 1'b1; end
@@ -193,11 +196,11 @@ module ktpu_soc_mmio (
     if (wr && off == ktpu_pkg::MMIO_SIM_EXIT_OFFSET) sim_exit_code_o <= wdata_i[31:1];
     if (wr && off == ktpu_pkg::MMIO_MBOX_CMD_OFFSET) mbox_cmd_o <= wdata_i;
     if (uart_rx_take) rx_data_q <= uart_rx_data_i;
-    if (mrx_take) mrx_q <= mesh_rx_flit_i;
-    if (wr && in_mtx) begin
-      if (mtx_n == 4'd0) mtx_q[287:256] <= wdata_i;
-      else mtx_q[32*(int'(mtx_n)-1) +: 32] <= wdata_i;
+    if (mrx_take) begin
+      mrx_w[0] <= mesh_rx_flit_i[287:256];
+      for (int n = 1; n < 9; n++) mrx_w[n] <= mesh_rx_flit_i[32*n-32 +: 32];
     end
+    if (wr && in_mtx) mtx_w[mtx_n] <= wdata_i;
   end
 
   assign irq_ext_o       = mrx_valid_q && mirq_en_q;
@@ -208,7 +211,7 @@ module ktpu_soc_mmio (
   assign mbox_arg0_o     = arg0_q;
   assign mbox_arg1_o     = arg1_q;
   assign mesh_tx_valid_o = mtx_valid_q;
-  assign mesh_tx_flit_o  = mtx_q;
+  assign mesh_tx_flit_o  = mtx_flit;
   assign mesh_rx_ready_o = !mrx_valid_q;
 endmodule
 

@@ -30,7 +30,13 @@ endif
 # Benchmarks and the mutant sweep (SPEC §14, §15): not part of make test.
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 BENCH_DEPS += $(CPU_TEST_DIR)/c_kernel.elf
-BENCH_CMDS += tests/cpu/bench.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_kernel.elf $(BUILD)/bench/cpu.csv $(GEN_SV) $(CPU_SRCS)
+BENCH_CMDS += tests/cpu/bench.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_kernel.elf $(BUILD)/bench/cpu.csv $(GEN_SV) $(CPU_SRCS) ;
 REGRESS_DEPS += $(CPU_ELFS)
-REGRESS_CMDS += tests/cpu/mutants.sh $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS)))
+REGRESS_CMDS += tests/cpu/mutants.sh $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS))) ;
+endif
+
+# Lint (verilator -Wall) of the core alone and of everything ktpu-sim builds.
+ifneq ($(wildcard $(KTPU_RAM_SRC)),)
+TESTS += cpu_lint
+TEST_CMD.cpu_lint := tests/cpu/lint.sh $(GEN_SV) ktpu_cpu $(CPU_SRCS) && tests/cpu/lint.sh $(GEN_SV) ktpu_sim_top $(SOC_SRCS) rtl/mem/ktpu_dram.sv sim/harness/ktpu_sim_top.sv
 endif
