@@ -60,10 +60,14 @@ module ktpu_acc_lane #(
   localparam int unsigned ShMax = NW + 2;           // every shift beyond it loses all bits
   localparam int unsigned DW    = $clog2(ShMax + 1);
 
-  // Exponents are of the MSB of a normalised significand, unbiased, signed.
-  // Range: v in [-40, 41] (+/- the LZC), T and peer in [-62, 64], result up to
-  // 65 and down to -62-SumW: 10 bits hold all of it with margin.
+  // Exponents are of the MSB of a normalised significand, biased by 63 like
+  // FP22's own field, so T and peer exponents need no arithmetic at all.
+  // Operands: v in [23, 104], T and peer in [1, 127]: BW = 7 bits unsigned.
+  // After the sum: up to 128 and down to 1 - SumW, signed: EW = 10 bits.
+  localparam int unsigned BW = 7;
   localparam int unsigned EW = 10;
+  // v's biased exponent is e - 46 + (NW - 1) + 63 - lz - sh.
+  localparam int unsigned VBias = ktpu_pkg::FP22_BIAS + NW - 1 - ktpu_pkg::BLOCK_EXP_OFFSET;
 
   if (PWidth < 8 || NW > 26) begin : gen_bad_pwidth
     $error("ktpu_acc_lane: PWidth must be 8..19 (the aligner's DSP A port is 27 bits)");
@@ -126,14 +130,13 @@ module ktpu_acc_lane #(
   // bit NW-1, so its exponent is e - 46 - lz - sh + NW - 1.
   logic [1:0]       sh5;
   logic [NW-1:0]    nv5;
-  logic signed [EW-1:0] ev5;
+  logic [BW-1:0]    ev5;
   always_comb begin
     if (prod5_q[NW-1])      sh5 = 2'd0;
     else if (prod5_q[NW-2]) sh5 = 2'd1;
     else                    sh5 = 2'd2;
     nv5 = prod5_q << sh5;
-    ev5 = EW'($signed({1'b0, e5_q})) - EW'(ktpu_pkg::BLOCK_EXP_OFFSET) + EW'(NW - 1)
-        - EW'($signed({1'b0, lz5_q})) - EW'($signed({1'b0, sh5}));
+    ev5 = BW'(e5_q) + BW'(VBias) - BW'(lz5_q) - BW'(sh5);
   end
 
   // An FP22 operand as (sign, zero, exponent, NW-bit significand).
@@ -142,13 +145,13 @@ module ktpu_acc_lane #(
 
   logic             sv6_q, zv6_q;
   logic [NW-1:0]    nv6_q;
-  logic signed [EW-1:0] ev6_q;
+  logic [BW-1:0]    ev6_q;
   always_ff @(posedge clk_i) begin
     if (use_peer_i) begin
       sv6_q <= peer_i[21];
       zv6_q <= (pe5 == 7'd0);
       nv6_q <= {1'b1, peer_i[13:0], (NW - SigW)'(0)};
-      ev6_q <= EW'($signed({1'b0, pe5})) - EW'(ktpu_pkg::FP22_BIAS);
+      ev6_q <= pe5;
     end else begin
       sv6_q <= sgn5_q;
       zv6_q <= zero5_q;
@@ -161,36 +164,40 @@ module ktpu_acc_lane #(
   logic [6:0]       te6;
   logic             zt6;
   logic [NW-1:0]    nt6;
-  logic signed [EW-1:0] et6;
+  logic [BW-1:0]    et6;
   assign te6 = t_i[20:14];
   assign zt6 = t_zero_i || (te6 == 7'd0);
   assign nt6 = {1'b1, t_i[13:0], (NW - SigW)'(0)};
-  assign et6 = EW'($signed({1'b0, te6})) - EW'(ktpu_pkg::FP22_BIAS);
+  assign et6 = te6;
 
   // Magnitude keys {exponent + offset, significand}; a zero operand keys 0,
   // so it is always the smaller one and aligns to nothing.
-  logic [EW+NW-1:0] kv6, kt6;
+  logic [BW+NW-1:0] kv6, kt6;
   logic             v_big6;
-  logic [EW-1:0]    dvt6, dtv6;
-  assign kv6 = zv6_q ? '0 : {ev6_q + EW'(1 << (EW - 1)), nv6_q};
-  assign kt6 = zt6   ? '0 : {et6   + EW'(1 << (EW - 1)), nt6};
+  logic [BW-1:0]    dvt6, dtv6;
+  // d beyond ShMax loses every bit anyway: clamp (ShMax = 28 = 5'b11100).
+  function automatic logic [DW-1:0] clamp_d(input logic [BW-1:0] d);
+    clamp_d = (d > BW'(ShMax)) ? DW'(ShMax) : DW'(d);
+  endfunction
+  assign kv6 = zv6_q ? '0 : {ev6_q, nv6_q};
+  assign kt6 = zt6   ? '0 : {et6, nt6};
   assign v_big6 = kv6 > kt6;
   assign dvt6 = ev6_q - et6;
   assign dtv6 = et6 - ev6_q;
 
   logic             sb7_q, sub7_q, zs7_q;
   logic [NW-1:0]    nb7_q, ns7_q;
-  logic signed [EW-1:0] eb7_q;
+  logic [BW-1:0]    eb7_q;
   logic [DW-1:0]    d7_q;
   always_ff @(posedge clk_i) begin
     if (v_big6) begin
       sb7_q <= sv6_q;  nb7_q <= nv6_q;  eb7_q <= ev6_q;  ns7_q <= nt6;
-      d7_q  <= (dvt6 > EW'(ShMax)) ? DW'(ShMax) : DW'(dvt6);
+      d7_q  <= clamp_d(dvt6);
       zs7_q <= zt6;
       sub7_q <= sv6_q ^ t_i[21];
     end else begin
       sb7_q <= t_i[21];  nb7_q <= nt6;  eb7_q <= et6;  ns7_q <= nv6_q;
-      d7_q  <= (dtv6 > EW'(ShMax)) ? DW'(ShMax) : DW'(dtv6);
+      d7_q  <= clamp_d(dtv6);
       zs7_q <= zv6_q;
       sub7_q <= sv6_q ^ t_i[21];
     end
@@ -219,7 +226,7 @@ module ktpu_acc_lane #(
   logic [PW-1:0]    prod8_q;   // DSP P register
   logic [NW+2:0]    a8_q;
   logic             stp8_q, sb8_q, sub8_q;
-  logic signed [EW-1:0] eb8_q;
+  logic [BW-1:0]    eb8_q;
   always_ff @(posedge clk_i) begin
     prod8_q <= PW'(pre7) * PW'(pow7);
     a8_q   <= {nb7_q, 3'b000};
@@ -234,7 +241,7 @@ module ktpu_acc_lane #(
   // ---- stage 8: one add or subtract; |big| >= |small| so never negative ---
   logic [SumW-1:0]  s9_q;
   logic             sb9_q;
-  logic signed [EW-1:0] eb9_q;
+  logic [BW-1:0]    eb9_q;
   always_ff @(posedge clk_i) begin
     s9_q  <= sub8_q ? {1'b0, a8_q} - {1'b0, b8} : {1'b0, a8_q} + {1'b0, b8};
     sb9_q <= sb8_q;
@@ -265,7 +272,7 @@ module ktpu_acc_lane #(
   always_ff @(posedge clk_i) begin
     n10_q  <= sh9[SumW-1 -: SigW+1];
     st10_q <= (s9_q[LowW-1:0] & mask9) != '0;
-    e10_q  <= eb9_q + EW'(1) - EW'($signed({1'b0, lz9}));
+    e10_q  <= $signed(EW'(eb9_q)) + EW'(1) - $signed(EW'(lz9));
     sb10_q <= sb9_q;
     z10_q  <= (s9_q == '0);
   end
@@ -282,7 +289,7 @@ module ktpu_acc_lane #(
   assign msum10 = {1'b0, keep10} + (SigW + 1)'(inc10);
   // A carry out of the significand leaves 1.000..0: frac 0, exponent + 1.
   assign frac10 = msum10[SigW] ? 14'd0 : msum10[13:0];
-  assign eb10   = e10_q + EW'(ktpu_pkg::FP22_BIAS) + EW'(msum10[SigW]);
+  assign eb10   = e10_q + EW'(msum10[SigW]);
 
   always_ff @(posedge clk_i) begin
     acc_ovf_o <= 1'b0;

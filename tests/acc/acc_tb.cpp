@@ -502,6 +502,51 @@ void sc_ties(Bench &b) {
     b.drain();
 }
 
+// Far subtraction with a sticky that decides the rounding: v the larger by
+// 17..26 binades minus a T whose low fraction bits lie below everything the
+// aligner shifts exactly. Found by search: keep the cases where dropping T's
+// low four fraction bits changes the reference result (T - v is then a tie
+// up to those bits), so the sticky of the shifted-out part is what rounds.
+void sc_far_sticky(Bench &b) {
+    std::vector<Cmd> cs;
+    int found = 0, addr = 64;
+    Cmd c = mk(KTPU_ACC_OP_ADD, addr);
+    uint32_t tv[kLanes];
+    int lane = 0;
+    for (long tries = 0; tries < 20000000 && found < 48; tries++) {
+        int i = lane / 4, j = lane % 4;
+        int32_t p = rnd_range(1 << 12, 131072) * (rnd(2) ? 1 : -1);
+        uint8_t sa = j ? c.sa[i] : (uint8_t)rnd(256);   // row scale fixed by lane (i, 0)
+        uint8_t sb = i ? c.sb[j] : (uint8_t)rnd(256);   // column scale by lane (0, j)
+        int64_t mant; int e2;
+        ktpu_ref_scale_product(p, sa, sb, &mant, &e2);
+        uint64_t am = (uint64_t)(mant < 0 ? -mant : mant);
+        int msb = 63 - __builtin_clzll(am) + e2;        // exponent of v's MSB
+        int te = msb - 17 - (int)rnd(10) + 63;           // T 17..26 binades below
+        if (te < 1 || te > 127) continue;
+        uint32_t t = fp22(mant < 0 ? 0 : 1, te, rnd(0x4000) | 1u);   // opposite sign
+        uint32_t t_trunc = t & ~0xFu;
+        if (ktpu_ref_r22_add_contribution(t, p, sa, sb, nullptr) ==
+            ktpu_ref_r22_add_contribution(t_trunc, p, sa, sb, nullptr))
+            continue;
+        // Lanes fill in order; a lane shares its row and column scale bytes
+        // with the lanes before it.
+        c.sa[i] = sa; c.sb[j] = sb; c.p[lane] = p; tv[lane] = t;
+        found++;
+        if (++lane == kLanes) {
+            set_tile(cs, addr, tv);
+            cs.push_back(c);
+            cs.push_back(mk(KTPU_ACC_OP_SEND, addr));
+            addr++;
+            c = mk(KTPU_ACC_OP_ADD, addr);
+            lane = 0;
+        }
+    }
+    b.check(found >= 32, "far-sticky search found its cases");
+    b.run(cs);
+    b.drain();
+}
+
 // Rounding carries: an all-ones significand plus half an ulp (or more)
 // rounds up into the next binade; also the plain binade carry of a sum.
 void sc_carries(Bench &b) {
@@ -855,7 +900,7 @@ int main(int argc, char **argv) {
     ctx->fatalOnError(false);   // report assertion failures as check failures
     Bench b(ctx.get(), lat);
     b.reset();
-    struct { const char *name; long before; } log[16];
+    struct { const char *name; long before; } log[24];
     int nlog = 0;
     auto note = [&](const char *n) { log[nlog].name = n; log[nlog].before = b.checks; nlog++; };
 
@@ -866,6 +911,7 @@ int main(int argc, char **argv) {
     note("random, 9 tiles");       sc_random(b, 2000, 9);
     b.check_flags();
     note("rounding ties");         sc_ties(b);
+    note("far sticky (search)");   sc_far_sticky(b);
     note("carries");               sc_carries(b);
     note("cancellation");          sc_cancel(b);
     note("overflow/underflow");    sc_range(b);

@@ -15,4 +15,19 @@ TEST_CMD.acc_fifo_underflow := $(ACC_TB) --expect underflow
 TEST_CMD.acc_fifo_overflow  := $(ACC_TB) --expect overflow --lat 100
 TEST_DEPS += $(ACC_TB)
 
-REGRESS_CMDS += for s in 11 12 13 14 15 16 17 18; do $(ACC_TB) --seed $$s --lat $$((s * 3)) || exit 1; done
+REGRESS_CMDS += for s in 11 12 13 14 15 16 17 18; do $(ACC_TB) --seed $$s --lat $$((s * 3)) || exit 1; done ;
+
+# The cluster datapath joined to the accumulator: whole GEMM sweeps from
+# reference-quantised operands, every emitted FP16 sub-tile checked. (The
+# datapath benches' flags are spelled out: tests/dsp/tests.mk is read later.)
+CLUSTER_ACC_TB := $(VL_DIR)/cluster_acc/Vtb_cluster_acc
+$(eval $(call verilate,cluster_acc,tb_cluster_acc,$(DSP48E2_SRCS) $(CLUSTER_DP_SRCS) $(ACC_SRCS) \
+  tests/acc/tb_cluster_acc.sv tests/acc/cluster_tb.cpp,\
+  $(DSP48E2_VFLAGS) -Werror-USERFATAL -CFLAGS -I$(abspath tests/dsp)))
+$(CLUSTER_ACC_TB): tests/dsp/ktpu_tb_clock.h
+TESTS += acc_cluster
+TEST_CMD.acc_cluster := $(CLUSTER_ACC_TB) 1
+TEST_DEPS += $(CLUSTER_ACC_TB)
+
+# Deliberately broken accumulators (each must fail a bench): long, so regress.
+REGRESS_CMDS += tests/acc/mutants.sh
