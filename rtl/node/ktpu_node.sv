@@ -1,0 +1,635 @@
+`default_nettype none
+// Cluster node (SPEC §6): one mesh endpoint around the cluster datapath, the
+// accumulator and L1 A / L1 B. Instructions (CL_INSTR, one flit each) are
+// executed in order by the engine below and each is answered by one CL_DONE
+// (layouts: data/ktpu.def "cluster node"; design: docs/node.md).
+//
+//   FILL    one MEM_RD to the memory agent; retires at once into a fill
+//           slot (NODE_FILL_SLOTS in flight, txn = slot); MEM_DATA flits are
+//           written to L1 by their (entry, word) tag in any order; CL_DONE
+//           when the last word lands (or the agent refuses: CLERR_MEM).
+//   GEMM    waits for every FILL and the previous sweep, starts the sweep
+//           (ktpu_node_seq) and answers at once; the sweep runs on while the
+//           next FILLs execute (double buffering). Results: STATUS waits
+//           until the accumulator's issued-minus-retired count is zero and
+//           every drain write is acknowledged.
+//   DRAIN   EMITs into ktpu_node_drain (MEM_WR bursts); answered when every
+//           burst is acknowledged.
+//   SEND    after the receiver's PEER_GRANT: SENDs, each FP22 sub-tile one
+//           2-flit PEER_DATA packet; answered when all have left.
+//   RECV    grants the sender one stream and ADD_PEERs what arrives.
+//   STATUS  waits for quiescence, answers with the counters.
+// Range checks come first: a bad field is answered with its CLERR code and
+// nothing else happens.
+//
+// No deadlock (docs/noc.md, docs/node.md): response-plane input is always
+// taken (L1 write, counters, grant table); request-plane input takes
+// CL_INSTR into a NODE_IQ_DEPTH FIFO (the sender keeps at most that many
+// instructions uncompleted) and PEER_DATA only from the stream this node
+// granted; everything else on it is dropped and flagged.
+module ktpu_node #(
+  parameter int unsigned X        = 0,
+  parameter int unsigned Y        = 1,
+  parameter int unsigned MemX     = ktpu_pkg::NODE_MEM_X,
+  parameter int unsigned MemY     = ktpu_pkg::NODE_MEM_Y,
+  parameter int unsigned L1Depth  = ktpu_pkg::L1_DEPTH,
+  parameter int unsigned AccDepth = ktpu_pkg::ACC_DEPTH
+) (
+  input  wire          clk_i,
+  input  wire          rst_i,
+  input  wire          rq_in_valid_i,    // request plane, mesh -> node
+  output logic         rq_in_ready_o,
+  input  wire  [287:0] rq_in_flit_i,
+  output logic         rq_out_valid_o,   // request plane, node -> mesh
+  input  wire          rq_out_ready_i,
+  output logic [287:0] rq_out_flit_o,
+  input  wire          rs_in_valid_i,    // response plane, mesh -> node
+  output logic         rs_in_ready_o,
+  input  wire  [287:0] rs_in_flit_i,
+  output logic         rs_out_valid_o,   // response plane, node -> mesh
+  input  wire          rs_out_ready_i,
+  output logic [287:0] rs_out_flit_o
+);
+  localparam int unsigned L1W = $clog2(L1Depth);
+  localparam int unsigned TW  = $clog2(AccDepth);
+  localparam int unsigned H   = ktpu_pkg::FLIT_HDR_LSB;
+  localparam int unsigned NSlot = ktpu_pkg::NODE_FILL_SLOTS;
+  localparam logic [3:0] TyRd = 4'(ktpu_pkg::MSG_MEM_RD), TyWr = 4'(ktpu_pkg::MSG_MEM_WR);
+  localparam logic [3:0] TyIns = 4'(ktpu_pkg::MSG_CL_INSTR), TyPd = 4'(ktpu_pkg::MSG_PEER_DATA);
+  localparam logic [3:0] TyData = 4'(ktpu_pkg::MSG_MEM_DATA), TyAck = 4'(ktpu_pkg::MSG_MEM_ACK);
+  localparam logic [3:0] TyDone = 4'(ktpu_pkg::MSG_CL_DONE), TyGr = 4'(ktpu_pkg::MSG_PEER_GRANT);
+  localparam logic [3:0] OpFill = 4'(ktpu_pkg::CLOP_FILL), OpGemm = 4'(ktpu_pkg::CLOP_GEMM);
+  localparam logic [3:0] OpDrain = 4'(ktpu_pkg::CLOP_DRAIN), OpSend = 4'(ktpu_pkg::CLOP_SEND);
+  localparam logic [3:0] OpRecv = 4'(ktpu_pkg::CLOP_RECV), OpStatus = 4'(ktpu_pkg::CLOP_STATUS);
+
+  if (NSlot != 4 || ktpu_pkg::ENTRY_WORDS != 4 || (1 << L1W) != L1Depth ||
+      (1 << TW) != AccDepth) begin : gen_bad_params
+    $error("ktpu_node: 4 fill slots, 4-lane entries, power-of-two depths");
+  end
+
+  function automatic logic [287:0] mkflit(input logic [3:0] dx, input logic [3:0] dy,
+      input logic [3:0] ty, input logic [7:0] txn, input logic last, input logic [255:0] pl);
+    mkflit = {dx, dy, 4'(X), 4'(Y), ty, txn, last, 3'b000, pl};
+  endfunction
+  function automatic logic [3:0] hdr4(input logic [287:0] f, input int lsb);
+    hdr4 = f[H + lsb +: 4];
+  endfunction
+
+  // ==== request-plane input: instructions and peer data ======================
+  logic [3:0]  rq_ty;
+  logic        rq_last, rq_skip_q;
+  assign rq_ty   = hdr4(rq_in_flit_i, ktpu_pkg::FLIT_TYPE_LSB);
+  assign rq_last = rq_in_flit_i[H + ktpu_pkg::FLIT_LAST_LSB];
+
+  // Instruction FIFO: {bad length, src x, src y, txn, payload words 0..6}.
+  localparam int unsigned IqW = 1 + 4 + 4 + 8 + 224;
+  logic [IqW-1:0] iq_head;
+  logic           iq_empty, iq_full, iq_push, iq_pop;
+  logic [$clog2(ktpu_pkg::NODE_IQ_DEPTH+1)-1:0] iq_count;
+  ktpu_fifo #(.Width(IqW), .Depth(ktpu_pkg::NODE_IQ_DEPTH), .Primitive("distributed"),
+              .Name("ktpu_node instruction FIFO")) u_iq (
+    .clk_i(clk_i), .rst_ni(!rst_i), .push_i(iq_push),
+    .wdata_i({!rq_last, rq_in_flit_i[H + ktpu_pkg::FLIT_SRC_X_LSB +: 4],
+              rq_in_flit_i[H + ktpu_pkg::FLIT_SRC_Y_LSB +: 4],
+              rq_in_flit_i[H + ktpu_pkg::FLIT_TXN_LSB +: 8], rq_in_flit_i[223:0]}),
+    .pop_i(iq_pop), .rdata_o(iq_head), .empty_o(iq_empty), .full_o(iq_full), .count_o(iq_count)
+  );
+
+  // Peer stream (RECV): one open stream, from one sender.
+  logic        st_open_q;
+  logic [3:0]  st_x_q, st_y_q;
+  logic [15:0] st_n_q, st_got_q;
+  logic        pa_lo_v_q, pa_v_q;
+  logic [255:0] pa_lo_q;
+  logic [351:0] pa_data_q;
+  logic [15:0] pa_idx_q;
+  logic        pin_take, pd_ok, pd_in, stray_pd;
+  logic [15:0] pd_idx;
+  assign pd_in  = rq_in_valid_i && rq_ty == TyPd;
+  assign pd_idx = rq_in_flit_i[32*ktpu_pkg::PD_INDEX_WORD +: 16];
+  assign pd_ok  = st_open_q && hdr4(rq_in_flit_i, ktpu_pkg::FLIT_SRC_X_LSB) == st_x_q &&
+                  hdr4(rq_in_flit_i, ktpu_pkg::FLIT_SRC_Y_LSB) == st_y_q &&
+                  (!rq_last || pd_idx < st_n_q);
+
+  always_comb begin
+    rq_in_ready_o = 1'b1;                              // strays are dropped
+    if (rq_ty == TyIns && !rq_skip_q) rq_in_ready_o = !iq_full;
+    if (rq_ty == TyPd && pd_ok)       rq_in_ready_o = !pa_v_q;
+  end
+  assign iq_push  = rq_in_valid_i && rq_ty == TyIns && !rq_skip_q && !iq_full;
+  assign stray_pd = pd_in && !pd_ok;
+
+  // ==== engine state ==========================================================
+  logic        eng_v_q;                 // completion/grant flit waiting to leave
+  logic [287:0] eng_f_q;
+  logic        eng_take, fill_take;
+  logic        ph_q;                     // phase 1 of DRAIN / SEND / RECV
+  logic        recv_start;
+  logic [15:0] recv_n;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rq_skip_q <= 1'b0;
+      st_open_q <= 1'b0;
+      pa_lo_v_q <= 1'b0;
+      pa_v_q    <= 1'b0;
+    end else begin
+      if (rq_in_valid_i && rq_in_ready_o && rq_ty == TyIns) rq_skip_q <= !rq_last;
+      if (recv_start) begin
+        st_open_q <= 1'b1;
+        st_x_q    <= px;
+        st_y_q    <= py;
+        st_n_q    <= recv_n;
+        st_got_q  <= '0;
+      end
+      if (pd_in && pd_ok && !pa_v_q) begin
+        if (!rq_last) begin
+          pa_lo_q   <= rq_in_flit_i[255:0];
+          pa_lo_v_q <= 1'b1;
+        end else if (pa_lo_v_q) begin
+          pa_data_q <= {rq_in_flit_i[95:0], pa_lo_q};
+          pa_idx_q  <= pd_idx;
+          pa_v_q    <= 1'b1;
+          pa_lo_v_q <= 1'b0;
+          st_got_q  <= st_got_q + 16'd1;
+          if (st_got_q + 16'd1 == st_n_q) st_open_q <= 1'b0;
+        end
+      end
+      if (pin_take) pa_v_q <= 1'b0;
+    end
+  end
+
+  // ==== response-plane input: L1 fills, acks, grants ==========================
+  assign rs_in_ready_o = 1'b1;
+  logic [3:0]  rs_ty;
+  logic [7:0]  rs_txn;
+  logic [31:0] rs_tag, rs_ack;
+  assign rs_ty  = hdr4(rs_in_flit_i, ktpu_pkg::FLIT_TYPE_LSB);
+  assign rs_txn = rs_in_flit_i[H + ktpu_pkg::FLIT_TXN_LSB +: 8];
+  assign rs_tag = rs_in_flit_i[32*ktpu_pkg::DATA_TAG_WORD +: 32];
+  assign rs_ack = rs_in_flit_i[32*ktpu_pkg::ACK_STATUS_WORD +: 32];
+
+  logic        data_in, rdack_in, wrack_in, grant_in;
+  logic [1:0]  d_slot;
+  assign d_slot   = rs_txn[1:0];
+  assign data_in  = rs_in_valid_i && rs_ty == TyData && rs_txn[7:2] == 6'h28;
+  assign rdack_in = rs_in_valid_i && rs_ty == TyAck && rs_txn[7:2] == 6'h28 &&
+                    rs_ack[ktpu_pkg::ACK_STATUS_OP_LSB +: 4] == TyRd;
+  assign wrack_in = rs_in_valid_i && rs_ty == TyAck &&
+                    rs_ack[ktpu_pkg::ACK_STATUS_OP_LSB +: 4] == TyWr;
+  assign grant_in = rs_in_valid_i && rs_ty == TyGr;
+
+  // Fill slots.
+  logic [NSlot-1:0] sl_v_q, sl_side_q, sl_nf_q, sl_err_q;
+  logic [L1W-1:0]   sl_off_q [NSlot];
+  logic [15:0]      sl_left_q [NSlot];
+  logic [3:0]       sl_memst_q [NSlot], sl_x_q [NSlot], sl_y_q [NSlot];
+  logic [7:0]       sl_txn_q [NSlot];
+  logic [31:0]      sl_addr_q [NSlot];
+  logic             fill_alloc;
+  logic [1:0]       free_slot, done_slot;
+  logic             have_free, have_done;
+  always_comb begin
+    have_free = 1'b0; free_slot = '0;
+    have_done = 1'b0; done_slot = '0;
+    for (int s = NSlot - 1; s >= 0; s--) begin
+      if (!sl_v_q[s]) begin have_free = 1'b1; free_slot = 2'(s); end
+      if (sl_v_q[s] && (sl_left_q[s] == '0 || sl_err_q[s])) begin
+        have_done = 1'b1; done_slot = 2'(s);
+      end
+    end
+  end
+
+  // L1: per side four lane banks of 232 bits ({scale, 32 x int7}), written by
+  // MEM_DATA (one word per flit), read together as one 928-bit entry.
+  logic [L1W-1:0] l1_waddr, l1a_raddr, l1b_raddr;
+  logic           l1_re;
+  logic [1:0]     d_lane;
+  logic [231:0]   l1a_q [4], l1b_q [4];
+  assign d_lane   = rs_tag[ktpu_pkg::DATA_TAG_WORD_LSB +: 2];
+  assign l1_waddr = sl_off_q[d_slot] + L1W'(rs_tag[ktpu_pkg::DATA_TAG_ENTRY_LSB +: 16]);
+  for (genvar l = 0; l < 4; l++) begin : gen_l1
+    ktpu_ram #(.Width(232), .Depth(L1Depth), .ReadLatency(ktpu_pkg::L1_READ_LATENCY),
+               .Primitive("block")) u_l1a (
+      .clk_i(clk_i), .we_i(data_in && !sl_side_q[d_slot] && d_lane == 2'(l)),
+      .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
+      .re_i(l1_re), .raddr_i(l1a_raddr), .rdata_o(l1a_q[l]));
+    ktpu_ram #(.Width(232), .Depth(L1Depth), .ReadLatency(ktpu_pkg::L1_READ_LATENCY),
+               .Primitive("block")) u_l1b (
+      .clk_i(clk_i), .we_i(data_in && sl_side_q[d_slot] && d_lane == 2'(l)),
+      .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
+      .re_i(l1_re), .raddr_i(l1b_raddr), .rdata_o(l1b_q[l]));
+  end
+
+  // Grant table: receivers that granted this node a stream.
+  logic [3:0] gr_v_q;
+  logic [3:0] gr_x_q [4], gr_y_q [4];
+  logic       gr_hit, gr_use, gr_full;
+  logic [1:0] gr_idx, gr_free;
+  logic [3:0] px, py;
+
+  // ==== engine: decode and range checks ========================================
+  logic        i_badlen;
+  logic [3:0]  i_sx, i_sy;
+  logic [7:0]  i_txn;
+  logic [31:0] w [7];
+  assign {i_badlen, i_sx, i_sy, i_txn} = iq_head[IqW-1:224];
+  for (genvar k = 0; k < 7; k++) begin : gen_w
+    assign w[k] = iq_head[32*k +: 32];
+  end
+  logic [3:0]  op;
+  logic [15:0] aoff, boff, toff, gm, gn, nk;
+  logic [31:0] base, stride;
+  assign op     = w[ktpu_pkg::CI_OP_WORD][ktpu_pkg::CI_OP_CODE_LSB +: 4];
+  assign px     = w[ktpu_pkg::CI_OP_WORD][ktpu_pkg::CI_OP_PX_LSB +: 4];
+  assign py     = w[ktpu_pkg::CI_OP_WORD][ktpu_pkg::CI_OP_PY_LSB +: 4];
+  assign aoff   = w[ktpu_pkg::CI_OFF_WORD][ktpu_pkg::CI_OFF_AOFF_LSB +: 16];
+  assign boff   = w[ktpu_pkg::CI_OFF_WORD][ktpu_pkg::CI_OFF_BOFF_LSB +: 16];
+  assign toff   = w[ktpu_pkg::CI_TOFF_WORD][ktpu_pkg::CI_TOFF_TOFF_LSB +: 16];
+  assign gm     = w[ktpu_pkg::CI_SHAPE_WORD][ktpu_pkg::CI_SHAPE_GM_LSB +: 16];
+  assign gn     = w[ktpu_pkg::CI_SHAPE_WORD][ktpu_pkg::CI_SHAPE_GN_LSB +: 16];
+  assign nk     = w[ktpu_pkg::CI_NK_WORD][ktpu_pkg::CI_NK_NK_LSB +: 16];
+  assign base   = w[ktpu_pkg::CI_BASE_WORD];
+  assign stride = w[ktpu_pkg::CI_STRIDE_WORD];
+  logic i_side, i_acc, i_emit, i_clear;
+  logic [1:0] i_fmt;
+  assign i_side  = w[0][ktpu_pkg::CI_OP_SIDE_LSB];
+  assign i_fmt   = w[0][ktpu_pkg::CI_OP_FMT_LSB +: 2];
+  assign i_acc   = w[0][ktpu_pkg::CI_OP_ACC_LSB];
+  assign i_emit  = w[0][ktpu_pkg::CI_OP_EMIT_LSB];
+  assign i_clear = w[0][ktpu_pkg::CI_OP_CLEAR_LSB];
+
+  // Extents in 33 bits: nothing wraps.
+  logic [32:0] ext_a, ext_b, ext_t, ext_f;
+  assign ext_a = 33'(aoff) + 33'(gm * nk);
+  assign ext_b = 33'(boff) + 33'(gn * nk);
+  assign ext_t = 33'(toff) + ((op == OpGemm || op == OpDrain) ? 33'(gm * gn) : 33'(gn));
+  assign ext_f = ext_a;                                 // FILL: off + groups x per group
+  logic [7:0] err;
+  always_comb begin
+    err = 8'(ktpu_pkg::CLERR_OK);
+    if (i_badlen) err = 8'(ktpu_pkg::CLERR_LENGTH);
+    else begin
+      unique case (op)
+        OpFill: begin
+          if (i_fmt > 2'(ktpu_pkg::FMT_MX))                 err = 8'(ktpu_pkg::CLERR_FMT);
+          else if (gm == '0 || nk == '0)                    err = 8'(ktpu_pkg::CLERR_SHAPE);
+          else if (ext_f > 33'(L1Depth))
+            err = i_side ? 8'(ktpu_pkg::CLERR_L1B) : 8'(ktpu_pkg::CLERR_L1A);
+          else if (base[4:0] != '0 || stride[4:0] != '0)    err = 8'(ktpu_pkg::CLERR_ALIGN);
+        end
+        OpGemm: begin
+          if (gm == '0 || gn == '0 || nk == '0)             err = 8'(ktpu_pkg::CLERR_SHAPE);
+          else if (ext_a > 33'(L1Depth))                    err = 8'(ktpu_pkg::CLERR_L1A);
+          else if (ext_b > 33'(L1Depth))                    err = 8'(ktpu_pkg::CLERR_L1B);
+          else if (ext_t > 33'(AccDepth))                   err = 8'(ktpu_pkg::CLERR_TILE);
+          else if (i_emit && (base[2:0] != '0 || stride[2:0] != '0))
+                                                            err = 8'(ktpu_pkg::CLERR_ALIGN);
+        end
+        OpDrain: begin
+          if (gm == '0 || gn == '0)                         err = 8'(ktpu_pkg::CLERR_SHAPE);
+          else if (ext_t > 33'(AccDepth))                   err = 8'(ktpu_pkg::CLERR_TILE);
+          else if (base[2:0] != '0 || stride[2:0] != '0)    err = 8'(ktpu_pkg::CLERR_ALIGN);
+        end
+        OpSend, OpRecv: begin
+          if (gn == '0)                                     err = 8'(ktpu_pkg::CLERR_SHAPE);
+          else if (ext_t > 33'(AccDepth))                   err = 8'(ktpu_pkg::CLERR_TILE);
+          else if (px == 4'(X) && py == 4'(Y))              err = 8'(ktpu_pkg::CLERR_PEER);
+        end
+        OpStatus: ;
+        default: err = 8'(ktpu_pkg::CLERR_OPCODE);
+      endcase
+    end
+  end
+
+  // ==== the datapath: sequencer, chain, accumulator ============================
+  logic        seq_start, seq_busy, seq_stall, issue;
+  logic [1:0]  seq_mode;
+  logic        cmd_valid, cmd_ready, peer_ready;
+  logic [2:0]  cmd_op;
+  logic [TW-1:0] cmd_addr;
+  ktpu_node_seq #(.L1Depth(L1Depth), .AccDepth(AccDepth)) u_seq (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .start_i(seq_start), .mode_i(seq_mode), .aoff_i(L1W'(aoff)), .boff_i(L1W'(boff)),
+    .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit),
+    .busy_o(seq_busy), .stall_o(seq_stall),
+    .l1_re_o(l1_re), .l1a_addr_o(l1a_raddr), .l1b_addr_o(l1b_raddr),
+    .pin_valid_i(pa_v_q), .pin_index_i(pa_idx_q), .pin_take_o(pin_take),
+    .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_op_o(cmd_op), .cmd_addr_o(cmd_addr),
+    .peer_ready_i(peer_ready), .issue_o(issue)
+  );
+
+  logic [895:0] a_ent, b_ent;
+  logic [31:0]  sa, sb;
+  for (genvar l = 0; l < 4; l++) begin : gen_ent
+    assign a_ent[224*l +: 224] = l1a_q[l][223:0];
+    assign b_ent[224*l +: 224] = l1b_q[l][223:0];
+    assign sa[8*l +: 8]        = l1a_q[l][231:224];
+    assign sb[8*l +: 8]        = l1b_q[l][231:224];
+  end
+  logic         dp_valid;
+  logic [303:0] partial;
+  logic [63:0]  scales;
+  ktpu_cluster_dp u_dp (
+    .clk_i(clk_i), .rst_i(rst_i), .en_i(1'b1), .valid_i(issue), .a_i(a_ent), .b_i(b_ent),
+    .valid_o(dp_valid), .partial_o(partial)
+  );
+  // The scales do not pass through the datapath: they ride beside it.
+  ktpu_delay #(.Width(64), .Depth(ktpu_pkg::CLUSTER_DP_LATENCY)) u_scales (
+    .clk_i(clk_i), .en_i(1'b1), .d_i({sb, sa}), .q_o(scales)
+  );
+
+  logic         emit_v, emit_r, pout_v, pout_r, acc_busy, stat_clear;
+  logic [255:0] emit_d;
+  logic [351:0] pout_d;
+  logic [2:0]   acc_flags;
+  /* verilator lint_off PINCONNECTEMPTY */
+  ktpu_acc #(.Depth(AccDepth)) u_acc (
+    .clk_i(clk_i), .rst_ni(!rst_i),
+    .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_addr_i(cmd_addr),
+    .res_valid_i(dp_valid), .res_p_i(partial), .res_sa_i(scales[31:0]), .res_sb_i(scales[63:32]),
+    .peer_in_valid_i(pin_take), .peer_in_ready_o(peer_ready), .peer_in_data_i(pa_data_q),
+    .peer_out_valid_o(pout_v), .peer_out_ready_i(pout_r), .peer_out_data_o(pout_d),
+    .peer_out_addr_o(),
+    .emit_valid_o(emit_v), .emit_ready_i(emit_r), .emit_data_o(emit_d), .emit_addr_o(),
+    .busy_o(acc_busy), .inflight_o(), .flags_o(acc_flags), .stat_clear_i(stat_clear),
+    .cnt_acc_ovf_o(), .cnt_acc_unf_o(), .cnt_f16_ovf_o()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  // Drain to memory.
+  logic         job_push, job_full, dr_v, dr_r, dr_busy;
+  logic [287:0] dr_f;
+  ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY)) u_drain (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .job_push_i(job_push), .job_base_i(base), .job_stride_i(stride), .job_gm_i(gm),
+    .job_gn_i(gn), .job_full_o(job_full),
+    .emit_valid_i(emit_v), .emit_ready_o(emit_r), .emit_data_i(emit_d),
+    .out_valid_o(dr_v), .out_ready_i(dr_r), .out_flit_o(dr_f),
+    .ack_i(wrack_in), .busy_o(dr_busy)
+  );
+
+  // Peer out: each FP22 sub-tile one PEER_DATA packet of two flits.
+  logic        pk_hi_q;
+  logic [3:0]  pk_x_q, pk_y_q;
+  logic [15:0] pk_idx_q, pk_left_q;
+  logic        pk_v, pk_r, send_start;
+  logic [287:0] pk_f;
+  logic [255:0] pk_pl;
+  always_comb begin
+    pk_pl = '0;
+    if (!pk_hi_q) pk_pl = pout_d[255:0];
+    else begin
+      pk_pl[95:0] = pout_d[351:256];
+      pk_pl[32*ktpu_pkg::PD_INDEX_WORD +: 16] = pk_idx_q;
+    end
+  end
+  assign pk_v   = pout_v;
+  assign pk_f   = mkflit(pk_x_q, pk_y_q, TyPd, 8'h50, pk_hi_q, pk_pl);
+  assign pout_r = pk_v && pk_r && pk_hi_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      pk_hi_q   <= 1'b0;
+      pk_left_q <= '0;
+    end else begin
+      if (send_start) begin
+        pk_x_q    <= px;
+        pk_y_q    <= py;
+        pk_idx_q  <= '0;
+        pk_left_q <= gn;
+      end
+      if (pk_v && pk_r) begin
+        pk_hi_q <= !pk_hi_q;
+        if (pk_hi_q) begin
+          pk_idx_q  <= pk_idx_q + 16'd1;
+          pk_left_q <= pk_left_q - 16'd1;
+        end
+      end
+    end
+  end
+
+  // ==== request-plane output: MEM_RD, drain bursts, peer data ================
+  logic        rd_v_q;
+  logic [287:0] rd_f_q;
+  logic        lock_q;
+  logic [1:0]  lsrc_q, sel;
+  always_comb begin
+    if (lock_q)      sel = lsrc_q;
+    else if (rd_v_q) sel = 2'd0;
+    else if (pk_v)   sel = 2'd2;
+    else             sel = 2'd1;
+    unique case (sel)
+      2'd0:    begin rq_out_valid_o = rd_v_q; rq_out_flit_o = rd_f_q; end
+      2'd2:    begin rq_out_valid_o = pk_v;   rq_out_flit_o = pk_f;   end
+      default: begin rq_out_valid_o = dr_v;   rq_out_flit_o = dr_f;   end
+    endcase
+  end
+  assign dr_r = rq_out_ready_i && sel == 2'd1;
+  assign pk_r = rq_out_ready_i && sel == 2'd2;
+  logic rq_take;
+  assign rq_take = rq_out_valid_o && rq_out_ready_i;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) lock_q <= 1'b0;
+    else if (rq_take) begin
+      lock_q <= !rq_out_flit_o[H + ktpu_pkg::FLIT_LAST_LSB];
+      lsrc_q <= sel;
+    end
+  end
+
+  // ==== response-plane output: engine answers and grants, fill completions ====
+  logic        fill_v_q;
+  logic [287:0] fill_f_q;
+  assign rs_out_valid_o = eng_v_q || fill_v_q;
+  assign rs_out_flit_o  = eng_v_q ? eng_f_q : fill_f_q;
+  assign eng_take  = eng_v_q && rs_out_ready_i;
+  assign fill_take = !eng_v_q && fill_v_q && rs_out_ready_i;
+
+  // ==== counters =================================================================
+  logic [31:0] c_fill_q, c_sweep_q, c_drain_q, c_idle_q, c_starve_q, c_bp_q;
+  logic [15:0] c_err_q;
+  logic        nf_q, wrerr_q, stray_q, sweep_q, starving, post_err;
+  logic [2:0]  fills_out;
+  always_comb begin
+    fills_out = '0;
+    for (int s = 0; s < NSlot; s++) fills_out = fills_out + 3'(sl_v_q[s]);
+  end
+  function automatic logic [31:0] inc(input logic [31:0] c, input logic e);
+    inc = (e && c != 32'hFFFF_FFFF) ? c + 32'd1 : c;
+  endfunction
+
+  // ==== engine ====================================================================
+  logic        eng_post;                 // load eng_f_q this cycle
+  logic [255:0] eng_pl;
+  logic        gemm_go, fill_go, quiet;
+  assign quiet   = !seq_busy && fills_out == '0 && !dr_busy && !acc_busy && !pout_v &&
+                   pk_left_q == '0 && !rd_v_q;
+  assign fill_go = !iq_empty && err == '0 && op == OpFill && have_free && !rd_v_q;
+  assign gemm_go = !iq_empty && err == '0 && op == OpGemm && !seq_busy && fills_out == '0 &&
+                   !eng_v_q && !(i_emit && job_full);
+  assign starving = !iq_empty && err == '0 && op == OpGemm && fills_out != '0;
+
+  always_comb begin
+    gr_hit = 1'b0; gr_idx = '0; gr_full = 1'b1; gr_free = '0;
+    for (int k = 3; k >= 0; k--) begin
+      if (gr_v_q[k] && gr_x_q[k] == px && gr_y_q[k] == py) begin gr_hit = 1'b1; gr_idx = 2'(k); end
+      if (!gr_v_q[k]) begin gr_full = 1'b0; gr_free = 2'(k); end
+    end
+  end
+
+  always_comb begin
+    iq_pop = 1'b0; eng_post = 1'b0; eng_pl = '0; seq_start = 1'b0; seq_mode = 2'd0;
+    job_push = 1'b0; send_start = 1'b0; recv_start = 1'b0; recv_n = gn; gr_use = 1'b0;
+    fill_alloc = 1'b0; stat_clear = 1'b0; post_err = 1'b0;
+    eng_pl[ktpu_pkg::CD_STATUS_OP_LSB +: 4] = op;
+    if (!iq_empty && !eng_v_q) begin
+      if (err != '0) begin
+        eng_post = 1'b1; iq_pop = 1'b1; post_err = 1'b1;
+        eng_pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8] = err;
+      end else begin
+        unique case (op)
+          OpFill: if (fill_go) begin fill_alloc = 1'b1; iq_pop = 1'b1; end
+          OpGemm: if (gemm_go) begin
+            seq_start = 1'b1; seq_mode = 2'd0; job_push = i_emit;
+            eng_post = 1'b1; iq_pop = 1'b1;
+          end
+          OpDrain: begin
+            if (!ph_q && !seq_busy && !job_full) begin
+              seq_start = 1'b1; seq_mode = 2'd1; job_push = 1'b1;
+            end else if (ph_q && !seq_busy && !dr_busy) begin
+              eng_post = 1'b1; iq_pop = 1'b1;
+            end
+          end
+          OpSend: begin
+            if (!ph_q && !seq_busy && gr_hit) begin
+              seq_start = 1'b1; seq_mode = 2'd2; send_start = 1'b1; gr_use = 1'b1;
+            end else if (ph_q && !seq_busy && pk_left_q == '0) begin
+              eng_post = 1'b1; iq_pop = 1'b1;
+            end
+          end
+          OpRecv: begin
+            if (!ph_q && !seq_busy && !st_open_q && !pa_v_q) begin
+              // the grant leaves first, through the same register
+              seq_start = 1'b1; seq_mode = 2'd3; recv_start = 1'b1; eng_post = 1'b1;
+            end else if (ph_q && !seq_busy) begin
+              eng_post = 1'b1; iq_pop = 1'b1;
+            end
+          end
+          default: if (quiet) begin            // STATUS
+            eng_post = 1'b1; iq_pop = 1'b1; stat_clear = i_clear;
+            eng_pl[32*ktpu_pkg::CD_FILL_WORD +: 32]    = c_fill_q;
+            eng_pl[32*ktpu_pkg::CD_SWEEP_WORD +: 32]   = c_sweep_q;
+            eng_pl[32*ktpu_pkg::CD_DRAIN_WORD +: 32]   = c_drain_q;
+            eng_pl[32*ktpu_pkg::CD_IDLE_WORD +: 32]    = c_idle_q;
+            eng_pl[32*ktpu_pkg::CD_STARVED_WORD +: 32] = c_starve_q;
+            eng_pl[32*ktpu_pkg::CD_BP_WORD +: 32]      = c_bp_q;
+            eng_pl[32*ktpu_pkg::CD_FLAGS_WORD +: 32]   =
+                {c_err_q, 10'd0, stray_q, wrerr_q, nf_q, acc_flags};
+          end
+        endcase
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      eng_v_q <= 1'b0;
+      ph_q    <= 1'b0;
+      rd_v_q  <= 1'b0;
+      sl_v_q  <= '0;
+      fill_v_q <= 1'b0;
+      gr_v_q  <= '0;
+      sweep_q <= 1'b0;
+    end else begin
+      if (eng_take) eng_v_q <= 1'b0;
+      if (eng_post) begin
+        eng_v_q <= 1'b1;
+        eng_f_q <= recv_start
+            ? mkflit(px, py, TyGr, 8'h47, 1'b1, 256'd0)
+            : mkflit(i_sx, i_sy, TyDone, i_txn, 1'b1, eng_pl);
+      end
+      if (iq_pop) ph_q <= 1'b0;
+      else if (seq_start) ph_q <= 1'b1;
+      if (gemm_go) sweep_q <= 1'b1;
+      else if (!seq_busy) sweep_q <= 1'b0;
+      // FILL: the MEM_RD and its slot
+      if (rq_take && sel == 2'd0) rd_v_q <= 1'b0;
+      if (fill_alloc) begin
+        rd_v_q <= 1'b1;
+        rd_f_q <= mkflit(4'(MemX), 4'(MemY), TyRd, {6'h28, free_slot}, 1'b1,
+                         {128'd0,
+                          30'd0, i_fmt,
+                          nk, gm,
+                          stride, base});
+        sl_v_q[free_slot]     <= 1'b1;
+        sl_side_q[free_slot]  <= i_side;
+        sl_off_q[free_slot]   <= L1W'(aoff);
+        sl_left_q[free_slot]  <= 16'(ext_f - 33'(aoff)) << 2;
+        sl_nf_q[free_slot]    <= 1'b0;
+        sl_err_q[free_slot]   <= 1'b0;
+        sl_x_q[free_slot]     <= i_sx;
+        sl_y_q[free_slot]     <= i_sy;
+        sl_txn_q[free_slot]   <= i_txn;
+      end
+      if (data_in) begin
+        sl_left_q[d_slot] <= sl_left_q[d_slot] - 16'd1;
+        if (rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) sl_nf_q[d_slot] <= 1'b1;
+      end
+      if (rdack_in) begin
+        sl_err_q[d_slot]   <= 1'b1;
+        sl_memst_q[d_slot] <= rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4];
+        sl_addr_q[d_slot]  <= rs_in_flit_i[32*ktpu_pkg::ACK_ADDR_WORD +: 32];
+      end
+      if (fill_take) fill_v_q <= 1'b0;
+      if (have_done && (!fill_v_q || fill_take)) begin
+        logic [255:0] pl;
+        pl = '0;
+        pl[ktpu_pkg::CD_STATUS_OP_LSB +: 4] = OpFill;
+        if (sl_err_q[done_slot]) begin
+          pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8]  = 8'(ktpu_pkg::CLERR_MEM);
+          pl[ktpu_pkg::CD_STATUS_MEMST_LSB +: 4] = sl_memst_q[done_slot];
+          pl[32*ktpu_pkg::CD_ADDR_WORD +: 32]    = sl_addr_q[done_slot];
+        end else if (sl_nf_q[done_slot]) begin
+          pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8]  = 8'(ktpu_pkg::CLERR_NONFINITE);
+        end
+        fill_v_q <= 1'b1;
+        fill_f_q <= mkflit(sl_x_q[done_slot], sl_y_q[done_slot], TyDone, sl_txn_q[done_slot],
+                           1'b1, pl);
+        sl_v_q[done_slot] <= 1'b0;
+      end
+      // grants
+      if (gr_use) gr_v_q[gr_idx] <= 1'b0;
+      if (grant_in && !gr_full) begin
+        gr_v_q[gr_free] <= 1'b1;
+        gr_x_q[gr_free] <= hdr4(rs_in_flit_i, ktpu_pkg::FLIT_SRC_X_LSB);
+        gr_y_q[gr_free] <= hdr4(rs_in_flit_i, ktpu_pkg::FLIT_SRC_Y_LSB);
+      end
+    end
+  end
+
+  // counters and sticky flags
+  always_ff @(posedge clk_i) begin
+    if (rst_i || stat_clear) begin
+      c_fill_q <= '0; c_sweep_q <= '0; c_drain_q <= '0; c_idle_q <= '0;
+      c_starve_q <= '0; c_bp_q <= '0; c_err_q <= '0;
+      nf_q <= 1'b0; wrerr_q <= 1'b0; stray_q <= 1'b0;
+    end else begin
+      c_fill_q   <= inc(c_fill_q, fills_out != '0);
+      c_sweep_q  <= inc(c_sweep_q, sweep_q);
+      c_drain_q  <= inc(c_drain_q, dr_busy || pout_v || pk_left_q != '0);
+      c_idle_q   <= inc(c_idle_q, iq_empty && quiet);
+      c_starve_q <= inc(c_starve_q, starving);
+      c_bp_q     <= inc(c_bp_q, (rq_out_valid_o && !rq_out_ready_i) ||
+                                (rs_out_valid_o && !rs_out_ready_i) ||
+                                (seq_stall && cmd_valid && !cmd_ready));
+      if (post_err && c_err_q != 16'hFFFF) c_err_q <= c_err_q + 16'd1;
+      if (data_in && rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) nf_q <= 1'b1;
+      if (wrack_in && rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4] != 4'(ktpu_pkg::MEMST_OK))
+        wrerr_q <= 1'b1;
+      if (stray_pd || (grant_in && gr_full)) stray_q <= 1'b1;
+    end
+  end
+
+  logic unused_ok;
+  assign unused_ok = ^{iq_count, rs_tag, rs_ack, rs_in_flit_i, rq_in_flit_i, w[0], w[2], w[4], st_got_q};
+endmodule
+`default_nettype wire

@@ -1,0 +1,443 @@
+// Cluster node bench: the harness plays the CPU on a mesh with cluster nodes,
+// the memory agent and the DRAM model (tests/node/node_top.sv). Operands go
+// into DRAM through the backdoor, instructions over the mesh, and every C
+// element drained to DRAM is compared bit for bit with the C reference.
+// Usage: Vnode_top [--seed N] [--clusters 1|2|4] [--bench] [+ktpu_dram_latency=N]
+#include "Vnode_top.h"
+#include "Vnode_top__Dpi.h"
+#include "svdpi.h"
+#include "verilated.h"
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <vector>
+extern "C" {
+#include "ktpu_defs.h"
+#include "ktpu_ref.h"
+}
+
+static Vnode_top *top;
+static uint64_t cyc;
+static long checks, fails;
+static uint32_t rng = 1;
+static int ncl = 2;
+static bool bench;
+static int cl_x[4], cl_y[4];
+
+static uint32_t rnd() { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
+
+#define CHECK(c, ...) do { checks++; if (!(c)) { fails++; if (fails <= 20) { \
+    printf("FAIL (cycle %llu): ", (unsigned long long)cyc); printf(__VA_ARGS__); printf("\n"); } } } while (0)
+
+struct Flit { uint32_t w[9]; };
+static std::deque<Flit> txq;
+static std::vector<Flit> done;
+static int outstanding[16][16];
+
+static void tick() {
+    top->clk_i = 0;
+    top->cpu_rq_valid_i = !txq.empty();
+    if (!txq.empty()) for (int i = 0; i < 9; i++) top->cpu_rq_flit_i[i] = txq.front().w[i];
+    top->cpu_rs_ready_i = (rnd() % 8) != 0;
+    top->eval();
+    bool tx = top->cpu_rq_valid_i && top->cpu_rq_ready_o;
+    bool rx = top->cpu_rs_valid_o && top->cpu_rs_ready_i;
+    Flit f;
+    if (rx) for (int i = 0; i < 9; i++) f.w[i] = top->cpu_rs_flit_o[i];
+    CHECK(!top->cpu_rq_out_valid_o, "request-plane flit delivered to the CPU");
+    top->clk_i = 1;
+    top->eval();
+    cyc++;
+    if (tx) txq.pop_front();
+    if (rx) {
+        done.push_back(f);
+        int sx = (f.w[8] >> KTPU_FLIT_SRC_X_LSB) & 15, sy = (f.w[8] >> KTPU_FLIT_SRC_Y_LSB) & 15;
+        outstanding[sx][sy]--;
+    }
+}
+
+// ---- instructions -------------------------------------------------------
+static uint8_t next_txn;
+static uint32_t hdr(int dx, int dy, int ty, int txn, int last) {
+    return (uint32_t)dx << KTPU_FLIT_DST_X_LSB | (uint32_t)dy << KTPU_FLIT_DST_Y_LSB |
+           (uint32_t)ty << KTPU_FLIT_TYPE_LSB | (uint32_t)txn << KTPU_FLIT_TXN_LSB |
+           (uint32_t)last << KTPU_FLIT_LAST_LSB;
+}
+struct Ins { uint32_t w[7]; };
+// Sends one instruction to cluster c (respecting NODE_IQ_DEPTH); returns its txn.
+static int issue(int c, const Ins &in, int flits = 1) {
+    int x = cl_x[c], y = cl_y[c];
+    while (outstanding[x][y] >= KTPU_NODE_IQ_DEPTH) tick();
+    int txn = next_txn++;
+    for (int k = 0; k < flits; k++) {
+        Flit f;
+        memset(&f, 0, sizeof f);
+        for (int i = 0; i < 7; i++) f.w[i] = in.w[i];
+        f.w[8] = hdr(x, y, KTPU_MSG_CL_INSTR, txn, k == flits - 1);
+        txq.push_back(f);
+    }
+    outstanding[x][y]++;
+    return txn;
+}
+static Flit wait_done(int txn, long limit = 200000) {
+    for (long t = 0; t < limit; t++) {
+        for (size_t i = 0; i < done.size(); i++) {
+            if ((int)((done[i].w[8] >> KTPU_FLIT_TXN_LSB) & 255) == txn) {
+                Flit f = done[i];
+                done.erase(done.begin() + i);
+                CHECK(((f.w[8] >> KTPU_FLIT_TYPE_LSB) & 15) == KTPU_MSG_CL_DONE, "completion type");
+                return f;
+            }
+        }
+        tick();
+    }
+    printf("FAIL: no completion for txn %d after %ld cycles\n", txn, limit);
+    fails++;
+    Flit z;
+    memset(&z, 0, sizeof z);
+    z.w[0] = 0xFF;
+    return z;
+}
+static int code(const Flit &f) { return (f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255; }
+
+static Ins i_fill(int side, int fmt, int off, uint32_t base, uint32_t stride, int groups, int per) {
+    Ins i = {};
+    i.w[KTPU_CI_OP_WORD] = KTPU_CLOP_FILL | side << KTPU_CI_OP_SIDE_LSB | fmt << KTPU_CI_OP_FMT_LSB;
+    i.w[KTPU_CI_OFF_WORD] = (uint32_t)off;
+    i.w[KTPU_CI_SHAPE_WORD] = (uint32_t)groups;
+    i.w[KTPU_CI_NK_WORD] = (uint32_t)per;
+    i.w[KTPU_CI_BASE_WORD] = base;
+    i.w[KTPU_CI_STRIDE_WORD] = stride;
+    return i;
+}
+static Ins i_gemm(int aoff, int boff, int toff, int gm, int gn, int nk, int acc, int emit,
+                  uint32_t cbase, uint32_t cstride) {
+    Ins i = {};
+    i.w[KTPU_CI_OP_WORD] = KTPU_CLOP_GEMM | acc << KTPU_CI_OP_ACC_LSB | emit << KTPU_CI_OP_EMIT_LSB;
+    i.w[KTPU_CI_OFF_WORD] = (uint32_t)aoff | (uint32_t)boff << 16;
+    i.w[KTPU_CI_TOFF_WORD] = (uint32_t)toff;
+    i.w[KTPU_CI_SHAPE_WORD] = (uint32_t)gm | (uint32_t)gn << 16;
+    i.w[KTPU_CI_NK_WORD] = (uint32_t)nk;
+    i.w[KTPU_CI_BASE_WORD] = cbase;
+    i.w[KTPU_CI_STRIDE_WORD] = cstride;
+    return i;
+}
+static Ins i_drain(int toff, int gm, int gn, uint32_t cbase, uint32_t cstride) {
+    Ins i = i_gemm(0, 0, toff, gm, gn, 0, 0, 0, cbase, cstride);
+    i.w[0] = KTPU_CLOP_DRAIN;
+    return i;
+}
+static Ins i_peer(int op, int px, int py, int toff, int n) {
+    Ins i = {};
+    i.w[0] = (uint32_t)op | (uint32_t)px << KTPU_CI_OP_PX_LSB | (uint32_t)py << KTPU_CI_OP_PY_LSB;
+    i.w[KTPU_CI_TOFF_WORD] = (uint32_t)toff;
+    i.w[KTPU_CI_SHAPE_WORD] = (uint32_t)n << 16;
+    return i;
+}
+static Ins i_status(int clear) {
+    Ins i = {};
+    i.w[0] = KTPU_CLOP_STATUS | clear << KTPU_CI_OP_CLEAR_LSB;
+    return i;
+}
+
+// ---- DRAM backdoor ------------------------------------------------------
+static void dram_bytes(uint32_t addr, const uint8_t *p, size_t n) {   // addr, n multiples of 4
+    for (size_t i = 0; i < n; i += 4)
+        ktpu_dram_bd_write32(addr + (uint32_t)i, p[i] | p[i+1] << 8 | p[i+2] << 16 | (uint32_t)p[i+3] << 24);
+}
+static uint8_t dram_byte(uint32_t addr) {
+    return (uint8_t)(ktpu_dram_bd_read32(addr & ~3u) >> (8 * (addr & 3)));
+}
+static void put_f16(uint32_t base, uint32_t stride, const uint16_t *x, int rows, int cols) {
+    std::vector<uint8_t> row(cols * 2);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) { row[2*c] = x[r*cols+c] & 255; row[2*c+1] = x[r*cols+c] >> 8; }
+        dram_bytes(base + r * stride, row.data(), row.size());
+    }
+}
+static void put_mx(uint32_t base, uint32_t stride, const int8_t *q, const uint8_t *s, int rows, int k) {
+    for (int r = 0; r < rows; r++)
+        for (int kb = 0; kb < k / 32; kb++) {
+            uint8_t blk[32];
+            ktpu_ref_mx_store(q + r * k + 32 * kb, s[r * (k / 32) + kb], blk);
+            dram_bytes(base + r * stride + 32 * kb, blk, 32);
+        }
+}
+static const uint8_t Canary = 0xA5;
+static void canary(uint32_t base, uint32_t bytes) {
+    for (uint32_t a = base; a < base + bytes; a += 4) ktpu_dram_bd_write32(a, 0xA5A5A5A5u);
+}
+// C (rows x cols FP16 at cbase, row stride ldc) against ref; every byte of
+// the canaried area outside C must be untouched.
+static void check_c(const char *what, uint32_t cbase, uint32_t ldc, int rows, int cols,
+                    const uint16_t *ref, int ref_ld, uint32_t guard) {
+    long bad = 0;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            uint32_t a = cbase + i * ldc + 2 * j;
+            uint16_t got = dram_byte(a) | dram_byte(a + 1) << 8;
+            uint16_t exp = ref[i * ref_ld + j];
+            checks++;
+            if (got != exp) {
+                if (bad++ < 5) printf("FAIL %s: C[%d][%d] = 0x%04x, reference 0x%04x\n", what, i, j, got, exp);
+                fails++;
+            }
+        }
+    for (uint32_t a = cbase - guard; a < cbase + rows * ldc + guard; a++) {
+        bool inside = a >= cbase && a < cbase + rows * ldc && (a - cbase) % ldc < (uint32_t)cols * 2;
+        if (inside) continue;
+        checks++;
+        if (dram_byte(a) != Canary) {
+            if (bad++ < 5) printf("FAIL %s: byte 0x%x outside C written (0x%02x)\n", what, a, dram_byte(a));
+            fails++;
+        }
+    }
+}
+
+// ---- operands -----------------------------------------------------------
+static uint16_t rnd_f16() {
+    uint32_t r = rnd();
+    if (r % 20 == 0) return 0;
+    uint16_t e = 8 + (r >> 8) % 14;                    // 2^-7 .. 2^6
+    return (uint16_t)((r & 0x8000) | e << 10 | ((r >> 16) & 0x3FF));
+}
+static void rnd_mx(int8_t *q, uint8_t *s, int rows, int k) {
+    for (int i = 0; i < rows * k; i++) q[i] = (rnd() % 16 == 0) ? -64 : (int8_t)((int)(rnd() % 128) - 64);
+    for (int i = 0; i < rows * k / 32; i++) s[i] = (uint8_t)((12 + rnd() % 16) << 3 | (rnd() & 7));
+}
+
+struct Region { uint32_t a, bt, c; };
+static const uint32_t WinLimit = 0x00800000;
+
+// Straight GEMM on cluster set cls (split by M), FP16 or MX operands.
+static void gemm_test(const char *name, int M, int K, int N, int mx, int nsplit, int kchunks, int first_cl,
+                      uint32_t cpad, uint32_t coff) {
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    const uint32_t A = 0x10000, BT = 0x80000, C = 0x100000 + coff;
+    uint32_t lda = mx ? K : 2 * K, ldb = lda, ldc = 2 * N + cpad;   // padded C rows
+    unsigned rflags;
+    if (mx) {
+        rnd_mx(qa.data(), sa.data(), M, K);
+        rnd_mx(qb.data(), sb.data(), N, K);
+        put_mx(A, lda, qa.data(), sa.data(), M, K);
+        put_mx(BT, ldb, qb.data(), sb.data(), N, K);
+        rflags = ktpu_ref_gemm_mx(M, N, K, qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    } else {
+        for (auto &x : a) x = rnd_f16();
+        for (auto &x : bt) x = rnd_f16();
+        put_f16(A, lda, a.data(), M, K);
+        put_f16(BT, ldb, bt.data(), N, K);
+        rflags = ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(),
+                                   tile.data(), c.data());
+    }
+    canary(C - 64, M * ldc + 128);
+    int mc = M / nsplit, gm = mc / 4, gn = N / 4, nkb = K / 32, nk = nkb / kchunks;
+    uint64_t t0 = cyc;
+    std::vector<int> gemms, fills, stats;
+    for (int ch = 0; ch < kchunks; ch++)
+        for (int s = 0; s < nsplit; s++) {
+            int cl = first_cl + s;
+            int off = (ch % 2) * (512 / 2);                  // double-buffered halves of L1
+            uint32_t kofs = (uint32_t)(ch * nk) * (mx ? 32 : 64);
+            fills.push_back(issue(cl, i_fill(0, mx, off, A + s * mc * lda + kofs, lda, gm, nk)));
+            fills.push_back(issue(cl, i_fill(1, mx, off, BT + kofs, ldb, gn, nk)));
+            gemms.push_back(issue(cl, i_gemm(off, off, 0, gm, gn, nk, ch > 0, ch == kchunks - 1,
+                                             C + s * mc * ldc, ldc)));
+        }
+    for (int s = 0; s < nsplit; s++) stats.push_back(issue(first_cl + s, i_status(1)));
+    for (int t : fills) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "%s: fill completion", name);
+    for (int t : gemms) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "%s: gemm completion", name);
+    uint64_t t1 = 0;
+    unsigned hflags = 0;
+    for (int t : stats) {
+        Flit f = wait_done(t);
+        t1 = cyc;
+        CHECK(code(f) == KTPU_CLERR_OK, "%s: status", name);
+        CHECK((f.w[KTPU_CD_FLAGS_WORD] & 0x30) == 0, "%s: node flags 0x%x", name, f.w[KTPU_CD_FLAGS_WORD]);
+        hflags |= f.w[KTPU_CD_FLAGS_WORD] & 0xF;
+        if (bench)
+            printf("  counters: fill %u sweep %u drain %u idle %u starved %u bp %u\n",
+                   f.w[1], f.w[2], f.w[3], f.w[4], f.w[5], f.w[6]);
+    }
+    CHECK(hflags == (rflags & 0xF), "%s: numeric flags 0x%x, reference 0x%x", name, hflags, rflags);
+    check_c(name, C, ldc, M, N, c.data(), N, 64);
+    double macs = (double)M * N * K, cy = (double)(t1 - t0);
+    printf("%s: %dx%dx%d %s on %d cluster(s), %d K chunk(s): %llu cycles, %.1f%% of peak\n", name, M, K, N,
+           mx ? "MXFP7" : "FP16", nsplit, kchunks, (unsigned long long)(t1 - t0),
+           100.0 * macs / (cy * 512.0 * nsplit));
+}
+
+// Split-K: cluster p does K-blocks [0, h), cluster q [h, nkb); q SENDs its
+// tile to p (ADD_PEER), p drains.
+static void splitk_test(int M, int K, int N, int p, int q) {
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tp(M * N), tq(M * N);
+    const uint32_t A = 0x20000, BT = 0x90000, C = 0x180000 + 64;
+    uint32_t lda = 2 * K, ldc = 2 * N + 8;
+    for (auto &x : a) x = rnd_f16();
+    for (auto &x : bt) x = rnd_f16();
+    put_f16(A, lda, a.data(), M, K);
+    put_f16(BT, lda, bt.data(), N, K);
+    ktpu_ref_quant_matrix(a.data(), M, K, qa.data(), sa.data());
+    ktpu_ref_quant_matrix(bt.data(), N, K, qb.data(), sb.data());
+    int nkb = K / 32, h = nkb / 2;
+    ktpu_ref_gemm_mx_partial(M, N, nkb, qa.data(), sa.data(), qb.data(), sb.data(), 0, h, 0, tp.data());
+    ktpu_ref_gemm_mx_partial(M, N, nkb, qa.data(), sa.data(), qb.data(), sb.data(), h, nkb, 0, tq.data());
+    // the hardware tile is in sub-tile order; the reference is row-major, the
+    // element-wise add and emit do not care
+    ktpu_ref_tile_add_peer(tp.data(), tq.data(), M * N);
+    ktpu_ref_tile_emit(tp.data(), c.data(), M * N);
+    canary(C - 64, M * ldc + 128);
+    int gm = M / 4, gn = N / 4;
+    uint64_t t0 = cyc;
+    std::vector<int> t;
+    t.push_back(issue(p, i_fill(0, 0, 0, A, lda, gm, h)));
+    t.push_back(issue(p, i_fill(1, 0, 0, BT, lda, gn, h)));
+    t.push_back(issue(q, i_fill(0, 0, 0, A + 64 * h, lda, gm, nkb - h)));
+    t.push_back(issue(q, i_fill(1, 0, 0, BT + 64 * h, lda, gn, nkb - h)));
+    t.push_back(issue(p, i_gemm(0, 0, 0, gm, gn, h, 0, 0, 0, 0)));
+    t.push_back(issue(q, i_gemm(0, 0, 0, gm, gn, nkb - h, 0, 0, 0, 0)));
+    t.push_back(issue(q, i_peer(KTPU_CLOP_SEND, cl_x[p], cl_y[p], 0, gm * gn)));
+    t.push_back(issue(p, i_peer(KTPU_CLOP_RECV, cl_x[q], cl_y[q], 0, gm * gn)));
+    t.push_back(issue(p, i_drain(0, gm, gn, C, ldc)));
+    int st = issue(p, i_status(1)), sq = issue(q, i_status(1));
+    for (int x : t) CHECK(code(wait_done(x)) == KTPU_CLERR_OK, "split-K: completion %d", x);
+    Flit f = wait_done(st);
+    wait_done(sq);
+    CHECK(code(f) == KTPU_CLERR_OK && (f.w[KTPU_CD_FLAGS_WORD] & 0x3F) == 0, "split-K: status");
+    check_c("split-K", C, ldc, M, N, c.data(), N, 64);
+    printf("split-K %dx%dx%d on 2 clusters (SEND -> ADD_PEER): %llu cycles\n", M, K, N,
+           (unsigned long long)(cyc - t0));
+}
+
+// Malformed instructions to cluster e while cluster g runs a GEMM.
+static void error_test(int e, int g) {
+    struct { const char *what; Ins in; int flits; int code; } cases[] = {
+        {"opcode 0", i_status(0), 1, KTPU_CLERR_OPCODE},
+        {"opcode 9", i_status(0), 1, KTPU_CLERR_OPCODE},
+        {"two-flit instruction", i_status(0), 2, KTPU_CLERR_LENGTH},
+        {"FILL format 2", i_fill(0, 2, 0, 0, 64, 1, 1), 1, KTPU_CLERR_FMT},
+        {"FILL zero groups", i_fill(0, 0, 0, 0, 64, 0, 1), 1, KTPU_CLERR_SHAPE},
+        {"FILL A past L1", i_fill(0, 0, 500, 0, 64, 4, 4), 1, KTPU_CLERR_L1A},
+        {"FILL B past L1", i_fill(1, 0, 511, 0, 64, 1, 2), 1, KTPU_CLERR_L1B},
+        {"FILL 16-bit fields that would wrap", i_fill(0, 1, 0, 0, 64, 0xFFFF, 0xFFFF), 1, KTPU_CLERR_L1A},
+        {"FILL base misaligned", i_fill(0, 0, 0, 16, 64, 1, 1), 1, KTPU_CLERR_ALIGN},
+        {"GEMM nk 0", i_gemm(0, 0, 0, 1, 1, 0, 0, 0, 0, 0), 1, KTPU_CLERR_SHAPE},
+        {"GEMM A past L1", i_gemm(510, 0, 0, 1, 1, 4, 0, 0, 0, 0), 1, KTPU_CLERR_L1A},
+        {"GEMM B past L1", i_gemm(0, 509, 0, 1, 1, 4, 0, 0, 0, 0), 1, KTPU_CLERR_L1B},
+        {"GEMM tiles past ACC_DEPTH", i_gemm(0, 0, 500, 4, 4, 1, 0, 0, 0, 0), 1, KTPU_CLERR_TILE},
+        {"GEMM C misaligned", i_gemm(0, 0, 0, 1, 1, 1, 0, 1, 4, 64), 1, KTPU_CLERR_ALIGN},
+        {"DRAIN tiles past ACC_DEPTH", i_drain(511, 1, 2, 0, 64), 1, KTPU_CLERR_TILE},
+        {"DRAIN stride misaligned", i_drain(0, 1, 1, 0, 12), 1, KTPU_CLERR_ALIGN},
+        {"SEND to itself", i_peer(KTPU_CLOP_SEND, cl_x[e], cl_y[e], 0, 1), 1, KTPU_CLERR_PEER},
+        {"RECV zero count", i_peer(KTPU_CLOP_RECV, 0, 0, 0, 0), 1, KTPU_CLERR_SHAPE},
+        {"SEND past ACC_DEPTH", i_peer(KTPU_CLOP_SEND, 0, 0, 500, 13), 1, KTPU_CLERR_TILE},
+        {"FILL outside the memory window", i_fill(0, 0, 0, WinLimit + 0x1000, 64, 1, 1), 1, KTPU_CLERR_MEM},
+    };
+    cases[0].in.w[0] = 0;
+    cases[1].in.w[0] = 9;
+    int n = sizeof cases / sizeof cases[0];
+    // cluster g: a GEMM that must still check
+    const int M = 32, K = 64, N = 32;
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    const uint32_t A = 0x30000, BT = 0xA0000, C = 0x1C0000 + 64;
+    for (auto &x : a) x = rnd_f16();
+    for (auto &x : bt) x = rnd_f16();
+    put_f16(A, 2 * K, a.data(), M, K);
+    put_f16(BT, 2 * K, bt.data(), N, K);
+    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(),
+                      tile.data(), c.data());
+    canary(C - 64, M * 2 * N + 128);
+    std::vector<int> gt;
+    gt.push_back(issue(g, i_fill(0, 0, 0, A, 2 * K, M / 4, K / 32)));
+    gt.push_back(issue(g, i_fill(1, 0, 0, BT, 2 * K, N / 4, K / 32)));
+    gt.push_back(issue(g, i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N)));
+    int gs = issue(g, i_status(0));
+    for (int k = 0; k < n; k++) {
+        int t = issue(e, cases[k].in, cases[k].flits);
+        Flit f = wait_done(t);
+        CHECK(code(f) == cases[k].code, "%s: code %d, expected %d", cases[k].what, code(f), cases[k].code);
+        if (cases[k].code == KTPU_CLERR_MEM)
+            CHECK(((f.w[0] >> KTPU_CD_STATUS_MEMST_LSB) & 15) == KTPU_MEMST_WINDOW &&
+                  f.w[KTPU_CD_ADDR_WORD] >= WinLimit, "window refusal: status 0x%x addr 0x%x",
+                  f.w[0], f.w[KTPU_CD_ADDR_WORD]);
+    }
+    // the node still works: STATUS answers, counting the error completions
+    Flit f = wait_done(issue(e, i_status(1)));
+    CHECK(code(f) == KTPU_CLERR_OK, "status after errors");
+    CHECK((f.w[KTPU_CD_FLAGS_WORD] >> KTPU_CD_FLAGS_ERRS_LSB) == (uint32_t)(n - 1),
+          "error count %u, expected %d", f.w[KTPU_CD_FLAGS_WORD] >> 16, n - 1);
+    for (int t : gt) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "GEMM beside the errors");
+    wait_done(gs);
+    check_c("GEMM beside errors", C, 2 * N, M, N, c.data(), N, 64);
+    printf("errors: %d malformed instructions answered with their codes\n", n);
+}
+
+static void fill_rate(int cl, int fmt, int entries) {
+    const uint32_t A = 0x40000;
+    for (uint32_t a = A; a < A + 512 * 4 * (entries / 8); a += 4) ktpu_dram_bd_write32(a, 0x3C003C00u);
+    uint64_t t0 = cyc;
+    int t = issue(cl, i_fill(0, fmt, 0, A, 64 * 8, entries / 8, 8));
+    CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "fill rate");
+    printf("fill %s, %d entries: %llu cycles, %.2f cycles per entry (incl. latency)\n",
+           fmt ? "MXFP7" : "FP16", entries, (unsigned long long)(cyc - t0), (double)(cyc - t0) / entries);
+}
+
+int main(int argc, char **argv) {
+    int seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bench")) bench = true;
+    }
+    Verilated::commandArgs(argc, argv);
+    Verilated::randReset(2);
+    Verilated::randSeed(seed);
+    rng = 0x9E3779B9u ^ (uint32_t)seed;
+    top = new Vnode_top;
+    top->win_limit_i = WinLimit;
+    top->rst_i = 1;
+    for (int i = 0; i < 10; i++) tick();
+    top->rst_i = 0;
+    svSetScope(svGetScopeFromName("TOP.node_top.u_dram"));
+#ifndef NODE_CLUSTERS
+#define NODE_CLUSTERS 2
+#endif
+    ncl = NODE_CLUSTERS;
+    {   // cluster places, in the order of the Kinds parameter (node_top)
+        static const int px[3][4] = {{0}, {0, 1}, {2, 0, 1, 2}}, py[3][4] = {{1}, {1, 1}, {0, 1, 1, 1}};
+        int k = ncl == 1 ? 0 : ncl == 2 ? 1 : 2;
+        for (int c = 0; c < ncl; c++) { cl_x[c] = px[k][c]; cl_y[c] = py[k][c]; }
+    }
+    int q = ncl > 1 ? 1 : 0;
+    // C rows padded (bytes past N untouched), C not 32-byte aligned for the
+    // small shapes (bursts straddle DRAM beats), aligned for the timed ones.
+    gemm_test("gemm32", 32, 32, 32, 0, 1, 1, 0, 16, 72);
+    gemm_test("gemm20x64x44 (partial burst groups)", 20, 64, 44, 0, 1, 1, q, 8, 40);
+    gemm_test("gemm4x64x8 (2 tiles < REUSE_MIN)", 4, 64, 8, 0, 1, 1, 0, 24, 8);
+    gemm_test("gemm64x128x64", 64, 128, 64, 0, ncl > 1 ? 2 : 1, 1, 0, 32, 64);
+    gemm_test("gemm64x128x64 mx", 64, 128, 64, 1, 1, 2, q, 32, 64);
+    if (ncl == 4) gemm_test("gemm64x128x64 x4", 64, 128, 64, 0, 4, 1, 0, 32, 64);
+    if (ncl > 1) {
+        splitk_test(32, 128, 32, 0, 1);
+        error_test(0, 1);
+    } else {
+        error_test(0, 0);
+    }
+    if (bench) { fill_rate(0, 0, 64); fill_rate(0, 1, 64); }
+    CHECK(top->stray_rq_o == 0 && top->stray_rs_o == 0, "stray flits %u %u", top->stray_rq_o, top->stray_rs_o);
+    top->final();
+    printf("node bench (%d cluster(s), seed %d): %ld checks, %ld failed, %llu cycles\n", ncl, seed, checks,
+           fails, (unsigned long long)cyc);
+    delete top;
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,107 @@
+`default_nettype none
+// Bench top for the cluster node: two mesh planes (request, response) of
+// Width x Height, the memory agent on the DRAM model, a cluster node on every
+// NODE_CLUSTER place, and the CPU place's four link ends brought out to the
+// C++ harness, which plays the CPU (instructions in, completions out).
+module node_top #(
+  parameter int               Width  = 2,
+  parameter int               Height = 2,
+  parameter logic [4*256-1:0] Kinds  = 1024'h3321
+) (
+  input  wire          clk_i,
+  input  wire          rst_i,
+  // CPU on the request plane: its instructions in, nothing expected back
+  input  wire          cpu_rq_valid_i,
+  output logic         cpu_rq_ready_o,
+  input  wire  [287:0] cpu_rq_flit_i,
+  output logic         cpu_rq_out_valid_o,
+  output logic [287:0] cpu_rq_out_flit_o,
+  // CPU on the response plane: completions and strays
+  output logic         cpu_rs_valid_o,
+  input  wire          cpu_rs_ready_i,
+  output logic [287:0] cpu_rs_flit_o,
+  input  wire  [31:0]  win_limit_i,
+  output logic [31:0]  stray_rq_o,
+  output logic [31:0]  stray_rs_o
+);
+`ifdef KTPU_GLBL
+  glbl glbl ();
+`endif
+  localparam int N = Width * Height;
+  logic [N-1:0]     rq_in_v, rq_in_r, rq_out_v, rq_out_r;
+  logic [N*288-1:0] rq_in_f, rq_out_f;
+  logic [N-1:0]     rs_in_v, rs_in_r, rs_out_v, rs_out_r;
+  logic [N*288-1:0] rs_in_f, rs_out_f;
+
+  ktpu_mesh #(.Width(Width), .Height(Height), .Kinds(Kinds)) u_rq (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .node_in_valid_i(rq_in_v), .node_in_ready_o(rq_in_r), .node_in_flit_i(rq_in_f),
+    .node_out_valid_o(rq_out_v), .node_out_ready_i(rq_out_r), .node_out_flit_o(rq_out_f),
+    .stray_o(stray_rq_o));
+  ktpu_mesh #(.Width(Width), .Height(Height), .Kinds(Kinds)) u_rs (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .node_in_valid_i(rs_in_v), .node_in_ready_o(rs_in_r), .node_in_flit_i(rs_in_f),
+    .node_out_valid_o(rs_out_v), .node_out_ready_i(rs_out_r), .node_out_flit_o(rs_out_f),
+    .stray_o(stray_rs_o));
+
+  logic         dq_v, dq_r, dq_w, dr_v, dr_r;
+  logic [23:0]  dq_a;
+  logic [255:0] dq_d, dr_d;
+  logic [31:0]  dq_s;
+  logic [7:0]   dq_t, dr_t;
+  ktpu_dram #(.Ports(1), .AddrBits(24)) u_dram (
+    .clk_i(clk_i), .rst_i(rst_i),
+    .req_valid_i(dq_v), .req_ready_o(dq_r), .req_write_i(dq_w), .req_addr_i(dq_a),
+    .req_wdata_i(dq_d), .req_wstrb_i(dq_s), .req_tag_i(dq_t),
+    .rsp_valid_o(dr_v), .rsp_ready_i(dr_r), .rsp_rdata_o(dr_d), .rsp_tag_o(dr_t));
+
+  for (genvar n = 0; n < N; n++) begin : gen_node
+    localparam logic [3:0] Kind = Kinds[4*n +: 4];
+    if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
+      ktpu_node #(.X(n % Width), .Y(n / Width)) u_node (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .rq_in_valid_i(rq_out_v[n]), .rq_in_ready_o(rq_out_r[n]), .rq_in_flit_i(rq_out_f[288*n +: 288]),
+        .rq_out_valid_o(rq_in_v[n]), .rq_out_ready_i(rq_in_r[n]), .rq_out_flit_o(rq_in_f[288*n +: 288]),
+        .rs_in_valid_i(rs_out_v[n]), .rs_in_ready_o(rs_out_r[n]), .rs_in_flit_i(rs_out_f[288*n +: 288]),
+        .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[288*n +: 288]));
+    end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
+      /* verilator lint_off PINCONNECTEMPTY */
+      ktpu_mem_agent #(.X(n % Width), .Y(n / Width)) u_mem (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .req_valid_i(rq_out_v[n]), .req_ready_o(rq_out_r[n]), .req_flit_i(rq_out_f[288*n +: 288]),
+        .rsp_valid_o(rs_in_v[n]), .rsp_ready_i(rs_in_r[n]), .rsp_flit_o(rs_in_f[288*n +: 288]),
+        .dram_req_valid_o(dq_v), .dram_req_ready_i(dq_r), .dram_req_write_o(dq_w),
+        .dram_req_addr_o(dq_a), .dram_req_wdata_o(dq_d), .dram_req_wstrb_o(dq_s),
+        .dram_req_tag_o(dq_t), .dram_rsp_valid_i(dr_v), .dram_rsp_ready_o(dr_r),
+        .dram_rsp_rdata_i(dr_d), .dram_rsp_tag_i(dr_t),
+        .win_base_i(32'd0), .win_limit_i(win_limit_i),
+        .win_err_count_o(), .bad_req_count_o(), .nonfinite_count_o(), .nonfinite_addr_o());
+      /* verilator lint_on PINCONNECTEMPTY */
+      assign rs_out_r[n] = 1'b1;     // nothing answers the agent: sink strays
+      assign rq_in_v[n] = 1'b0;
+      assign rq_in_f[288*n +: 288] = '0;
+    end else if (Kind == 4'(ktpu_pkg::NODE_CPU)) begin : gen_cpu
+      assign rq_in_v[n]              = cpu_rq_valid_i;
+      assign cpu_rq_ready_o          = rq_in_r[n];
+      assign rq_in_f[288*n +: 288]   = cpu_rq_flit_i;
+      assign cpu_rq_out_valid_o      = rq_out_v[n];
+      assign cpu_rq_out_flit_o       = rq_out_f[288*n +: 288];
+      assign rq_out_r[n]             = 1'b1;
+      assign cpu_rs_valid_o          = rs_out_v[n];
+      assign cpu_rs_flit_o           = rs_out_f[288*n +: 288];
+      assign rs_out_r[n]             = cpu_rs_ready_i;
+      assign rs_in_v[n]              = 1'b0;
+      assign rs_in_f[288*n +: 288]   = '0;
+    end else begin : gen_empty
+      assign rq_in_v[n] = 1'b0;
+      assign rq_in_f[288*n +: 288] = '0;
+      assign rq_out_r[n] = 1'b1;
+      assign rs_in_v[n] = 1'b0;
+      assign rs_in_f[288*n +: 288] = '0;
+      assign rs_out_r[n] = 1'b1;
+    end
+  end
+  logic unused_ok;
+  assign unused_ok = ^{rq_in_r, rs_in_r};
+endmodule
+`default_nettype wire
