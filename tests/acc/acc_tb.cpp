@@ -99,6 +99,7 @@ public:
     uint64_t first_error_cycle = 0;
     bool saw_error = false;
     bool back_pressure = true;   // random ready on the outputs
+    bool stall_outputs = false;  // both outputs not ready at all
     int idle_pct = 0;            // random idle cycles between commands
 
     void reset() {
@@ -115,10 +116,11 @@ public:
 
     // Issue cmds in order, as fast as reuse distance, credits, peer-in space
     // and the idle percentage allow. Returns the issue cycle of each.
-    std::vector<uint64_t> run(const std::vector<Cmd> &cs) {
+    std::vector<uint64_t> run(const std::vector<Cmd> &cs, uint64_t max_cycles = ~0ull) {
         std::vector<uint64_t> at;
         size_t i = 0;
-        while (i < cs.size() && !failed) {
+        uint64_t start = cycle;
+        while (i < cs.size() && !failed && cycle - start < max_cycles) {
             const Cmd &c = cs[i];
             bool eligible = true;
             if (is_tile_op(c.op) && !c.force &&
@@ -224,8 +226,8 @@ private:
             // Garbage on the data when not valid: it must be ignored.
             for (int l = 0; l < kLanes; l++) put_bits(top_->res_p_i, 19 * l, 19, rnd32());
         }
-        top_->emit_ready_i = back_pressure ? (rnd(4) != 0) : 1;
-        top_->peer_out_ready_i = back_pressure ? (rnd(4) != 0) : 1;
+        top_->emit_ready_i = stall_outputs ? 0 : back_pressure ? (rnd(4) != 0) : 1;
+        top_->peer_out_ready_i = stall_outputs ? 0 : back_pressure ? (rnd(4) != 0) : 1;
         top_->clk_i = 0;
         top_->cmd_valid_i = 0;
         top_->peer_in_valid_i = 0;
@@ -797,6 +799,38 @@ void sc_fwd(Bench &b) {
     b.drain();
 }
 
+// Output credits: with both consumers stalled, exactly ACC_OUT_DEPTH
+// output-producing commands of each kind are accepted (cmd_ready_o falls
+// for the next one, the pipeline never overruns a FIFO); released, every
+// result comes out in order.
+void sc_credits(Bench &b) {
+    for (int kind = 0; kind < 2; kind++) {
+        std::vector<Cmd> cs;
+        for (int t = 0; t < 8; t++) {            // 8 defined tiles
+            Cmd l = mk(KTPU_ACC_OP_LOAD, 456 + t);
+            fill_v(l);
+            cs.push_back(l);
+        }
+        b.run(cs);
+        b.drain();
+        cs.clear();
+        for (int n = 0; n < 3 * KTPU_ACC_OUT_DEPTH; n++) {
+            Cmd c = mk(kind ? KTPU_ACC_OP_SEND : (n & 1 ? KTPU_ACC_OP_EMIT : KTPU_ACC_OP_ADD_EMIT), 456 + n % 8);
+            fill_v(c);
+            cs.push_back(c);
+        }
+        b.stall_outputs = true;
+        std::vector<uint64_t> at = b.run(cs, 400);
+        b.check(at.size() == KTPU_ACC_OUT_DEPTH, "stalled outputs: exactly ACC_OUT_DEPTH commands accepted");
+        if (at.size() != KTPU_ACC_OUT_DEPTH)
+            fprintf(stderr, "  accepted %zu with the %s output stalled\n", at.size(), kind ? "peer" : "emit");
+        b.stall_outputs = false;
+        std::vector<Cmd> rest(cs.begin() + (long)at.size(), cs.end());
+        b.run(rest);
+        b.drain();
+    }
+}
+
 // busy: once busy_o falls after an ADD, a command to the same tile issued in
 // that very cycle must see the new value (and must not trip the reuse check).
 void sc_busy(Bench &b) {
@@ -922,6 +956,7 @@ int main(int argc, char **argv) {
     note("peer round trip");       sc_peer_roundtrip(b);
     note("FWD");                   sc_fwd(b);
     note("busy");                  sc_busy(b);
+    note("output credits");        sc_credits(b);
     b.check_flags();
     b.check(!ctx->gotError(), "no simulation assertion fired");
     log[nlog].name = nullptr; log[nlog].before = b.checks;
