@@ -26,7 +26,7 @@ mutants=(
   "mpp_reads_0|rtl/cpu/ktpu_cpu.sv|s/\{19'd0, 2'b11, 3'd0, mpie_q/{19'd0, 2'b00, 3'd0, mpie_q/"
   "sb_lane_unshifted|rtl/cpu/ktpu_cpu.sv|s/dbus_be_o = 4'b0001 << mem_addr\[1:0\];/dbus_be_o = 4'b0001;/"
   "minstret_counts_traps|rtl/cpu/ktpu_cpu.sv|s/if \(fire && !trap\) minstret_q/if (fire) minstret_q/"
-  "sra_as_srl|rtl/cpu/ktpu_cpu.sv|s/sh_fill  = funct7\[5\] & a\[31\]/sh_fill  = 1'b0 & a[31]/"
+  "sra_as_srl|rtl/cpu/ktpu_cpu.sv|s/sh_fill = funct7\[5\] & a\[31\]/sh_fill = 1'b0 & a[31]/"
   "store_skips_fetch_copy|rtl/soc/ktpu_soc.sv|s/\.we_i   \(ram_we && ram_be\[l\]\),\n      \.waddr_i\(ram_waddr\),\n      \.wdata_i\(ram_wdata\[8\*l \+: 8\]\),\n      \.re_i   \(1'b1\)/.we_i   (ld_valid_i \&\& ram_be[l]),\n      .waddr_i(ram_waddr),\n      .wdata_i(ram_wdata[8*l +: 8]),\n      .re_i   (1'b1)/"
   "dram_word_zero|rtl/soc/ktpu_soc.sv|s/dram_rsp_rdata_i\[32\*dram_word_q \+: 32\]/dram_rsp_rdata_i[31:0]/"
   "mtval_zero_on_misaligned_load|rtl/cpu/ktpu_cpu.sv|s/exc_cause = is_store \? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = mem_addr;/exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = 32'd0;/"
