@@ -24,7 +24,7 @@ endif
 
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TESTS += cpu_printf
-TEST_CMD.cpu_printf := $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && echo "printf: output matches c_printf.expected"
+TEST_CMD.cpu_printf := set -o pipefail; $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && echo "printf: output matches c_printf.expected"
 endif
 
 # Benchmarks and the mutant sweep (SPEC §14, §15): not part of make test.
