@@ -69,13 +69,16 @@ module ktpu_acc #(
   localparam int unsigned StPeer  = 5;   // lane takes the peer operand
   localparam int unsigned StT     = 6;   // lane takes T from the RAM
   localparam int unsigned StWrite = 11;  // lane's R22 result: RAM write, peer out
-  localparam int unsigned StEmit  = 12;  // lane's R16 result: emit; retire
+  localparam int unsigned StEmit  = 12;  // lane's R16 result: emit push
+  // Retire once the output is at its FIFO's head (ktpu_fifo falls through in
+  // 2 cycles): when busy_o falls, every result is visible, not just queued.
+  localparam int unsigned StRetire = StEmit + 2;
   localparam int unsigned RamLat  = ktpu_pkg::ACC_READ_LATENCY;
   localparam int unsigned StRead  = StT - RamLat;
   // A command popped ReuseMin cycles after another presents its read address
   // in cycle StRead + ReuseMin = StWrite + 1, the cycle after the write.
   localparam int unsigned ReuseMin = StWrite - StRead + 1;
-  localparam int unsigned NSt     = StEmit;
+  localparam int unsigned NSt     = StRetire;
   localparam int unsigned IfW     = $clog2(CmdDepth + 16);
   localparam int unsigned OcW     = $clog2(OutDepth + 1);
   localparam int unsigned GapW    = $clog2(ReuseMin + 1);

@@ -172,6 +172,7 @@ public:
         chain_.push_front(ch);
     }
     bool busy() const { return top_->busy_o; }
+    bool emit_valid() const { return top_->emit_valid_o; }
     uint32_t last_pout(int lane) const { return last_pout_[lane]; }
 
     void check(bool ok, const char *what) {
@@ -831,22 +832,27 @@ void sc_credits(Bench &b) {
     }
 }
 
-// busy: once busy_o falls after an ADD, a command to the same tile issued in
-// that very cycle must see the new value (and must not trip the reuse check).
+// busy: once busy_o falls after LOAD + ADD_EMIT, the emitted sub-tile must
+// already be waiting (retired means every effect is visible), and a command
+// to the same tile issued in that very cycle must see the new value without
+// tripping the reuse check.
 void sc_busy(Bench &b) {
     for (int rep = 0; rep < 10; rep++) {
         const int addr = 500 + rep % 4;
         std::vector<Cmd> cs;
         Cmd l0 = mk(KTPU_ACC_OP_LOAD, addr);
         fill_v(l0);
-        Cmd ad = mk(KTPU_ACC_OP_ADD, addr);
+        Cmd ad = mk(KTPU_ACC_OP_ADD_EMIT, addr);
         fill_v(ad);
         cs.push_back(l0);
         cs.push_back(ad);
+        b.stall_outputs = true;
         b.run(cs);
         b.check(b.busy(), "busy right after a command");
         int guard = 0;
         while (b.busy() && guard++ < 1000) b.idle(1);
+        b.check(b.emit_valid(), "when busy falls, the last command's output is out");
+        b.stall_outputs = false;
         std::vector<Cmd> e;
         Cmd em = mk(KTPU_ACC_OP_EMIT, addr);
         em.force = true;                        // gated by busy only
