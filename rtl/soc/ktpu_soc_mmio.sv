@@ -61,7 +61,7 @@ module ktpu_soc_mmio (
   logic [31:0] off;
   assign off = {20'd0, off_i};
 
-  logic [63:0]  mtime_q, mtimecmp_q, cycle_q;
+  logic [63:0]  mtime_q, mtimecmp_q;
   logic [31:0]  stall_q, dram_rd_q, dram_wr_q, mesh_tx_n_q, mesh_rx_n_q;
   logic [31:0]  arg0_q, arg1_q;
   logic         tx_valid_q, rx_valid_q, mtx_valid_q, mrx_valid_q, mirq_en_q;
@@ -89,7 +89,7 @@ module ktpu_soc_mmio (
   always_comb begin
     rd_ok = 1'b1; wr_ok = 1'b0; rval = 32'd0;
     if (in_mtx) begin
-      wr_ok = 1'b1; rval = mtx_w[mtx_n];
+      rd_ok = 1'b0; wr_ok = 1'b1;   // write-only: a read mux of 9 words saved
     end else if (in_mrx) begin
       rval = mrx_w[mrx_n];
     end else begin
@@ -108,8 +108,6 @@ module ktpu_soc_mmio (
         ktpu_pkg::MMIO_MBOX_ARG0_OFFSET:    begin wr_ok = 1'b1; rval = arg0_q; end
         ktpu_pkg::MMIO_MBOX_ARG1_OFFSET:    begin wr_ok = 1'b1; rval = arg1_q; end
         ktpu_pkg::MMIO_MBOX_RESP_OFFSET:    rval = mbox_resp_i;
-        ktpu_pkg::MMIO_PERF_CYCLE_LO_OFFSET:  rval = cycle_q[31:0];
-        ktpu_pkg::MMIO_PERF_CYCLE_HI_OFFSET:  rval = cycle_q[63:32];
         ktpu_pkg::MMIO_PERF_CPU_STALL_OFFSET: rval = stall_q;
         ktpu_pkg::MMIO_PERF_DRAM_RD_OFFSET:   rval = dram_rd_q;
         ktpu_pkg::MMIO_PERF_DRAM_WR_OFFSET:   rval = dram_wr_q;
@@ -148,7 +146,7 @@ module ktpu_soc_mmio (
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      mtime_q <= 64'd0; mtimecmp_q <= '1; cycle_q <= 64'd0;
+      mtime_q <= 64'd0; mtimecmp_q <= '1;
       stall_q <= 32'd0; dram_rd_q <= 32'd0; dram_wr_q <= 32'd0;
       mesh_tx_n_q <= 32'd0; mesh_rx_n_q <= 32'd0;
       arg0_q <= 32'd0; arg1_q <= 32'd0;
@@ -157,7 +155,6 @@ module ktpu_soc_mmio (
       sim_exit_valid_o <= 1'b0; mbox_valid_o <= 1'b0;
       irq_timer_o <= 1'b0;
     end else begin
-      cycle_q <= cycle_q + 64'd1;
       mtime_q <= mtime_q + 64'd1;
       irq_timer_o <= mtime_q >= mtimecmp_q;
       if (ev_cpu_stall_i) stall_q <= stall_q + 32'd1;

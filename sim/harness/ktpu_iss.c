@@ -66,7 +66,7 @@ void ktpu_iss_write_byte(void *iss, uint32_t addr, uint8_t byte)
 static int mmio_ok(uint32_t off, int store)
 {
     if (off >= KTPU_MMIO_MESH_TX0_OFFSET && off < KTPU_MMIO_MESH_TX0_OFFSET + 4 * KTPU_MESH_FLIT_WORDS)
-        return 1;
+        return store;
     if (off >= KTPU_MMIO_MESH_RX0_OFFSET && off < KTPU_MMIO_MESH_RX0_OFFSET + 4 * KTPU_MESH_FLIT_WORDS)
         return !store;
     switch (off) {
@@ -79,7 +79,6 @@ static int mmio_ok(uint32_t off, int store)
     case KTPU_MMIO_MESH_IRQ_EN_OFFSET:
         return 1;
     case KTPU_MMIO_UART_RX_OFFSET: case KTPU_MMIO_UART_STATUS_OFFSET: case KTPU_MMIO_MBOX_RESP_OFFSET:
-    case KTPU_MMIO_PERF_CYCLE_LO_OFFSET: case KTPU_MMIO_PERF_CYCLE_HI_OFFSET:
     case KTPU_MMIO_PERF_CPU_STALL_OFFSET: case KTPU_MMIO_PERF_DRAM_RD_OFFSET:
     case KTPU_MMIO_PERF_DRAM_WR_OFFSET: case KTPU_MMIO_PERF_MESH_TX_OFFSET:
     case KTPU_MMIO_PERF_MESH_RX_OFFSET: case KTPU_MMIO_MESH_STATUS_OFFSET:

@@ -195,6 +195,9 @@ TEST_BEGIN
     TRAP_AT(73)
 1:  lw x14, KTPU_MMIO_SIM_EXIT_OFFSET(s1) /* write-only register */
     CHECK_N(5, 1b, KTPU_MMIO_BASE + KTPU_MMIO_SIM_EXIT_OFFSET)
+    TRAP_AT(75)
+1:  lw x14, KTPU_MMIO_MESH_TX0_OFFSET + 8(s1) /* the flit being composed is write-only */
+    CHECK_N(5, 1b, KTPU_MMIO_BASE + KTPU_MMIO_MESH_TX0_OFFSET + 8)
     TRAP_AT(74)
     li t0, KTPU_DRAM_BASE + KTPU_DRAM_SIM_BYTES
 1:  lw x14, 0(t0)                         /* just past the DRAM window */
@@ -220,8 +223,8 @@ TEST_BEGIN
 1:  sw x1, 0(t0)
     CHECK_N(7, 1b, 0x20000000)
     TRAP_AT(91)
-1:  sw x1, KTPU_MMIO_PERF_CYCLE_LO_OFFSET(s1) /* read-only register */
-    CHECK_N(7, 1b, KTPU_MMIO_BASE + KTPU_MMIO_PERF_CYCLE_LO_OFFSET)
+1:  sw x1, KTPU_MMIO_PERF_MESH_TX_OFFSET(s1) /* read-only register */
+    CHECK_N(7, 1b, KTPU_MMIO_BASE + KTPU_MMIO_PERF_MESH_TX_OFFSET)
     TRAP_AT(92)
     li t0, KTPU_RAM_BYTES
 1:  sb x1, 0(t0)
