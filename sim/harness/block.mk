@@ -1,12 +1,13 @@
 # build/ktpu-sim, the SoC co-simulator (SPEC §2, §11): Verilator model of
 # ktpu_sim_top (SoC + DRAM model), a thin C++ main, and a C library with the
-# ELF loader and the instruction-set model used by --lockstep.
-SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c
+# ELF loader, the instruction-set model used by --lockstep, and the receiver
+# of the core's DPI trace (any model containing ktpu_cpu links $(SIMLIB)).
+SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_rvfi.c
 SIMLIB_OBJS := $(patsubst sim/harness/%.c,$(BUILD)/host/harness/%.o,$(SIMLIB_SRCS))
 SIMLIB      := $(BUILD)/host/libktpusim.a
 KTPU_SIM    := $(BUILD)/ktpu-sim
 
-$(BUILD)/host/harness/%.o: sim/harness/%.c sim/harness/ktpu_elf.h sim/harness/ktpu_iss.h $(GEN_H)
+$(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) $(GEN_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -c -o $@ $<
 

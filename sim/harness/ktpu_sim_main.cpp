@@ -19,6 +19,7 @@ extern "C" {
 #include "ktpu_defs.h"
 #include "ktpu_elf.h"
 #include "ktpu_iss.h"
+#include "ktpu_rvfi.h"
 }
 
 namespace {
@@ -114,10 +115,22 @@ Options parse(int argc, char **argv)
     return o;
 }
 
-// ---- lockstep (the core's DPI trace lands here) ----
+// ---- lockstep: the core's trace (ktpu_rvfi.c) is fed to the C model ----
 ktpu_iss *g_iss = nullptr;
 bool g_mismatch = false;
-uint64_t g_retired = 0, g_checked = 0;
+uint64_t g_checked = 0;
+
+void lockstep_sink(void *, const ktpu_rvfi *r)
+{
+    if (g_mismatch) return;
+    char msg[256];
+    g_checked++;
+    if (ktpu_iss_check(g_iss, r, msg, sizeof msg) != 0) {
+        std::fprintf(stderr, "ktpu-sim: lockstep mismatch at record %" PRIu64 ": %s\n", g_checked,
+                     msg);
+        g_mismatch = true;
+    }
+}
 
 // Loader sinks: local RAM through the SoC's loader port (queued, clocked in
 // during reset), DRAM through the model's DPI backdoor.
@@ -143,26 +156,6 @@ void dram_sink(void *, uint32_t addr, uint8_t byte)
 }
 
 }  // namespace
-
-// DPI import from ktpu_cpu: one call per retirement, trap or interrupt.
-void ktpu_rvfi_retire(unsigned pc, unsigned insn, unsigned next_pc, unsigned trap, unsigned cause,
-                      unsigned rd, unsigned rd_wdata, unsigned mem_addr, unsigned mem_rmask,
-                      unsigned mem_wmask, unsigned mem_wdata, unsigned mem_rdata)
-{
-    if (!(trap & 1)) g_retired++;
-    if (!g_iss || g_mismatch) return;
-    ktpu_rvfi r;
-    r.pc = pc; r.insn = insn; r.next_pc = next_pc; r.trap = trap; r.cause = cause; r.rd = rd;
-    r.rd_wdata = rd_wdata; r.mem_addr = mem_addr; r.mem_rmask = mem_rmask;
-    r.mem_wmask = mem_wmask; r.mem_wdata = mem_wdata; r.mem_rdata = mem_rdata;
-    char msg[256];
-    g_checked++;
-    if (ktpu_iss_check(g_iss, &r, msg, sizeof msg) != 0) {
-        std::fprintf(stderr, "ktpu-sim: lockstep mismatch at record %" PRIu64 ": %s\n", g_checked,
-                     msg);
-        g_mismatch = true;
-    }
-}
 
 int main(int argc, char **argv)
 {
@@ -219,6 +212,7 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", opt.elf, err);
             return kExitHarness;
         }
+        ktpu_rvfi_set_sink(lockstep_sink, nullptr);
     }
 
     std::FILE *uin = nullptr;
@@ -296,7 +290,8 @@ int main(int argc, char **argv)
     top->final();
     if (opt.stats)
         std::fprintf(stderr, "ktpu-sim: %" PRIu64 " cycles, %" PRIu64 " instructions retired, CPI %.3f\n",
-                     cycles, g_retired, g_retired ? (double)cycles / (double)g_retired : 0.0);
+                     cycles, ktpu_rvfi_retired(),
+                     ktpu_rvfi_retired() ? (double)cycles / (double)ktpu_rvfi_retired() : 0.0);
     if (g_iss) {
         if (!g_mismatch)
             std::fprintf(stderr, "ktpu-sim: lockstep: %" PRIu64 " records checked, 0 mismatches\n",
