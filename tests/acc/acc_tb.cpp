@@ -516,7 +516,14 @@ void sc_far_sticky(Bench &b) {
     Cmd c = mk(KTPU_ACC_OP_ADD, addr);
     uint32_t tv[kLanes];
     int lane = 0;
+    long stuck = 0;
     for (long tries = 0; tries < 20000000 && found < 48; tries++) {
+        if (++stuck > 200000) {                  // scales of this row/column too small:
+            found -= lane;                       // start the command over
+            c = mk(KTPU_ACC_OP_ADD, addr);
+            lane = 0;
+            stuck = 0;
+        }
         int i = lane / 4, j = lane % 4;
         int32_t p = rnd_range(1 << 12, 131072) * (rnd(2) ? 1 : -1);
         uint8_t sa = j ? c.sa[i] : (uint8_t)rnd(256);   // row scale fixed by lane (i, 0)
@@ -536,6 +543,7 @@ void sc_far_sticky(Bench &b) {
         // with the lanes before it.
         c.sa[i] = sa; c.sb[j] = sb; c.p[lane] = p; tv[lane] = t;
         found++;
+        stuck = 0;
         if (++lane == kLanes) {
             set_tile(cs, addr, tv);
             cs.push_back(c);
