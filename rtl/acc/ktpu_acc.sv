@@ -69,7 +69,7 @@ module ktpu_acc #(
   localparam int unsigned StPeer  = 5;   // lane takes the peer operand
   localparam int unsigned StT     = 6;   // lane takes T from the RAM
   localparam int unsigned StWrite = 11;  // lane's R22 result: RAM write, peer out
-  localparam int unsigned StEmit  = 12;  // lane's R16 result: emit push
+  localparam int unsigned StEmit  = 13;  // lane's R16 result: emit push
   // Retire once the output is at its FIFO's head (ktpu_fifo falls through in
   // 2 cycles): when busy_o falls, every result is visible, not just queued.
   localparam int unsigned StRetire = StEmit + 2;

@@ -17,7 +17,8 @@
 //   8  sticky from the product's low bits; add / subtract (one carry chain)
 //   9  leading-zero count, normalise
 //  10  round to nearest even at 15 bits; saturate / flush          -> r22_o
-//  11  R16                                                         -> r16_o
+//  11  R16, first half: shift, round bit, sticky (register inside ktpu_acc_r16)
+//  12  R16, second half: encode, range                             -> r16_o
 //
 // No register here has a reset: control (valid, op) lives in ktpu_acc, and
 // the stage 2/3/4 registers must be free of reset to pack into the DSP48E2.
@@ -307,10 +308,11 @@ module ktpu_acc_lane #(
     end
   end
 
-  // ---- stage 11: R16 --------------------------------------------------------
+  // ---- stages 11, 12: R16 ---------------------------------------------------
   logic [15:0] r16_d;
   logic        f16_ovf_d;
   ktpu_acc_r16 u_r16 (
+    .clk_i  (clk_i),
     .fp22_i (r22_o),
     .fp16_o (r16_d),
     .ovf_o  (f16_ovf_d)

@@ -2,7 +2,7 @@
 // R16: FP22 (S1 E7 M14, bias 63) to IEEE binary16, round to nearest even
 // (SPEC §3.5). Subnormal results are produced exactly; a rounded magnitude
 // above 65504 gives +/-65504 and raises ovf_o; anything that is or rounds to
-// zero gives 0x0000 (never -0). Combinational; the lane registers it.
+// zero gives 0x0000 (never -0).
 //
 // One formula covers normal and subnormal results. The FP16 biased exponent
 // is e16 = e22 - 48. Round the 15-bit significand to 11 bits after a right
@@ -10,56 +10,86 @@
 // rounded significand, hidden bit included, to (max(e16, 1) - 1) << 10: the
 // hidden bit bumps the exponent field back up, a rounding carry moves it one
 // further, and a subnormal rounding up to 2^-14 lands on the smallest normal
-// -- no special cases. All in 7-bit unsigned exponent arithmetic.
+// -- no special cases.
+//
+// Two halves with a register between them (no reset: datapath only), because
+// shift, round, add and range check in one cycle were the longest LUT path
+// of the accumulator. Input in cycle t, output (combinational from the
+// register) in cycle t+1; the lane registers it again.
 module ktpu_acc_r16 (
+  input  logic        clk_i,
   input  logic [21:0] fp22_i,
   output logic [15:0] fp16_o,
   output logic        ovf_o
 );
-  localparam int unsigned EDiff = ktpu_pkg::FP22_BIAS - 15;   // 48
-  localparam logic [6:0]  ENorm = 7'(EDiff + 1);             // e22 of the smallest normal
-  localparam logic [6:0]  EOver = 7'(EDiff + 31);            // e22 of 2^16 and above
-  // A subnormal shift of 12 or more beyond the normal 4 leaves the round bit
-  // below the significand's MSB: the result is 0 whatever follows.
-  localparam int unsigned ShClamp = 12;
+  // e22 of the smallest normal FP16 (2^-14) and of 2^16 (the first value
+  // that overflows whatever its significand): 49 and 79, as bit tests below.
+  localparam int unsigned ENorm   = ktpu_pkg::FP22_BIAS - 15 + 1;
+  localparam int unsigned EOver   = ktpu_pkg::FP22_BIAS - 15 + 31;
+  if (ENorm != 49 || EOver != 79) begin : gen_bad_bias
+    $error("ktpu_acc_r16: the bit tests below assume FP22 bias 63");
+  end
 
-  logic        sgn, subn;
-  logic [6:0]  e22, dsub;
+  // ---- first half: shift, round bit, sticky, rounded significand --------
+  logic [6:0]  e22;
   logic [14:0] sig;
   logic [15:0] sigx;          // sig with a zero above, for the round bit at shift 16
-  logic [3:0]  sh;
+  logic        normal, big;
+  logic [3:0]  sh;            // extra right shift of subnormals, beyond 4
   logic [14:0] mask;          // sig bits below the round bit
   logic [10:0] kept;
   logic        rnd, stk, inc;
-  logic [11:0] rsig;          // rounded significand, up to 2048
-  logic [4:0]  ebase;         // max(e16, 1) - 1 for e16 <= 30
-  logic [15:0] enc;
 
   always_comb begin
-    sgn  = fp22_i[21];
     e22  = fp22_i[20:14];
     sig  = {1'b1, fp22_i[13:0]};
     sigx = {1'b0, sig};
-    subn = e22 < ENorm;
-    dsub = ENorm - e22;                                   // used only when subn
-    sh   = !subn ? 4'd0 : (dsub > 7'(ShClamp)) ? 4'(ShClamp) : dsub[3:0];
-    kept = 11'(sig >> (5'd4 + 5'(sh)));   // sh >= 0: at most 11 bits remain
+    // e22 >= 49 = 7'b0110001; e22 >= 79 = 7'b1001111.
+    normal = e22[6] || (e22[5] && e22[4] && (e22[3:0] != 4'd0));
+    big    = e22[6] && (e22[5] || e22[4] || (e22[3:0] == 4'hF));
+    // Subnormal shift 49 - e22, clamped at 12 (the round bit then lies below
+    // the MSB: zero whatever follows). A table, not a subtractor.
+    unique case (e22)
+      7'd48: sh = 4'd1;   7'd47: sh = 4'd2;   7'd46: sh = 4'd3;   7'd45: sh = 4'd4;
+      7'd44: sh = 4'd5;   7'd43: sh = 4'd6;   7'd42: sh = 4'd7;   7'd41: sh = 4'd8;
+      7'd40: sh = 4'd9;   7'd39: sh = 4'd10;  7'd38: sh = 4'd11;
+      default: sh = normal ? 4'd0 : 4'd12;
+    endcase
+    kept = 11'(sig >> (5'd4 + 5'(sh)));   // at most 11 bits remain
     rnd  = sigx[4'd3 + sh];
     for (int k = 0; k < 15; k++) mask[k] = 32'(k) < 32'(3) + 32'(sh);
     stk  = (sig & mask) != '0;
     inc  = rnd && (stk || kept[0]);
-    rsig = 12'(kept) + 12'(inc);
-    ebase = subn ? 5'd0 : 5'(e22 - ENorm);
-    enc  = {1'b0, ebase, 10'd0} + 16'(rsig);
+  end
 
+  logic        sgn_q, zero_q, normal_q, big_q, inc_q;
+  logic [10:0] kept_q;
+  logic [4:0]  ebase_q;       // e22 - 49 for normals below 2^16 (0..29)
+  always_ff @(posedge clk_i) begin
+    sgn_q    <= fp22_i[21];
+    zero_q   <= (e22 == 7'd0);
+    normal_q <= normal;
+    big_q    <= big;
+    inc_q    <= inc;
+    kept_q   <= kept;
+    ebase_q  <= 5'(e22 - 7'(ENorm));
+  end
+
+  // ---- second half: encode, range ------------------------------------------
+  logic [11:0] rsig;          // rounded significand, up to 2048
+  logic [15:0] enc;
+  always_comb begin
+    rsig = 12'(kept_q) + 12'(inc_q);
+    enc  = {1'b0, (normal_q ? ebase_q : 5'd0), 10'd0} + 16'(rsig);
     ovf_o  = 1'b0;
-    if (e22 == 7'd0 || enc == 16'd0) begin
+    // Below 2^16, enc <= 29 << 10 + 2048 = 0x7C00: overflow is enc[14:10] = 31.
+    if (zero_q || enc == 16'd0) begin
       fp16_o = 16'h0000;
-    end else if (e22 >= EOver || enc > 16'(ktpu_pkg::FP16_MAX_BITS)) begin
-      fp16_o = {sgn, 15'(ktpu_pkg::FP16_MAX_BITS)};
+    end else if (big_q || enc[14:10] == 5'h1F) begin
+      fp16_o = {sgn_q, 15'(ktpu_pkg::FP16_MAX_BITS)};
       ovf_o  = 1'b1;
     end else begin
-      fp16_o = {sgn, enc[14:0]};
+      fp16_o = {sgn_q, enc[14:0]};
     end
   end
 endmodule
