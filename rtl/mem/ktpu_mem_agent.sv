@@ -74,9 +74,8 @@ module ktpu_mem_agent #(
   output logic      [31:0]         nonfinite_count_o, // non-finite blocks quantised
   output logic      [31:0]         nonfinite_addr_o   // address of the latest one
 );
-  import ktpu_pkg::*;
 
-  if (FLIT_BITS != 32'd288 || FLIT_HDR_LSB != 32'd256 || ENTRY_WORDS != 32'd4) begin : gen_bad_defs
+  if (ktpu_pkg::FLIT_BITS != 32'd288 || ktpu_pkg::FLIT_HDR_LSB != 32'd256 || ktpu_pkg::ENTRY_WORDS != 32'd4) begin : gen_bad_defs
     $error("ktpu_mem_agent: written for 288-bit flits and 4-lane entries");
   end
   if (AddrBits < 6 || AddrBits > 31) begin : gen_bad_addr
@@ -89,17 +88,17 @@ module ktpu_mem_agent #(
     $error("ktpu_mem_agent: QueueDepth must be a power of two >= 2");
   end
 
-  localparam int H = FLIT_HDR_LSB;
-  localparam logic [3:0] TyRd   = 4'(MSG_MEM_RD);
-  localparam logic [3:0] TyWr   = 4'(MSG_MEM_WR);
-  localparam logic [3:0] TyQj   = 4'(MSG_MEM_QJOB);
-  localparam logic [3:0] TyData = 4'(MSG_MEM_DATA);
-  localparam logic [3:0] TyAck  = 4'(MSG_MEM_ACK);
-  localparam logic [3:0] StOk   = 4'(MEMST_OK);
-  localparam logic [3:0] StWin  = 4'(MEMST_WINDOW);
-  localparam logic [3:0] StAlgn = 4'(MEMST_ALIGN);
-  localparam logic [3:0] StBad  = 4'(MEMST_BADREQ);
-  localparam logic [3:0] StNf   = 4'(MEMST_NONFINITE);
+  localparam int H = ktpu_pkg::FLIT_HDR_LSB;
+  localparam logic [3:0] TyRd   = 4'(ktpu_pkg::MSG_MEM_RD);
+  localparam logic [3:0] TyWr   = 4'(ktpu_pkg::MSG_MEM_WR);
+  localparam logic [3:0] TyQj   = 4'(ktpu_pkg::MSG_MEM_QJOB);
+  localparam logic [3:0] TyData = 4'(ktpu_pkg::MSG_MEM_DATA);
+  localparam logic [3:0] TyAck  = 4'(ktpu_pkg::MSG_MEM_ACK);
+  localparam logic [3:0] StOk   = 4'(ktpu_pkg::MEMST_OK);
+  localparam logic [3:0] StWin  = 4'(ktpu_pkg::MEMST_WINDOW);
+  localparam logic [3:0] StAlgn = 4'(ktpu_pkg::MEMST_ALIGN);
+  localparam logic [3:0] StBad  = 4'(ktpu_pkg::MEMST_BADREQ);
+  localparam logic [3:0] StNf   = 4'(ktpu_pkg::MEMST_NONFINITE);
   // DRAM tags: bit 7 write, bit 6 job write-back (reads carry 0).
   localparam logic [7:0] TagRd  = 8'h00;
   localparam logic [7:0] TagWr  = 8'h80;
@@ -115,6 +114,45 @@ module ktpu_mem_agent #(
                                           input logic [255:0] payload);
     mkflit = {dx, dy, 4'(X), 4'(Y), ty, txn, 1'b1, 3'b000, payload};
   endfunction
+
+  // A write flit at 8-byte offset off in its beat: the part in this beat
+  // (moved up by off 8-byte units) and the part in the next (moved down by
+  // 4 - off). Four-way muxes, not barrel shifters.
+  function automatic logic [255:0] shift_up(input logic [255:0] d, input logic [1:0] off);
+    unique case (off)
+      2'd0: shift_up = d;
+      2'd1: shift_up = {d[191:0], 64'd0};
+      2'd2: shift_up = {d[127:0], 128'd0};
+      default: shift_up = {d[63:0], 192'd0};
+    endcase
+  endfunction
+  // The part moved to the next beat never includes the lowest 8 bytes.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [255:0] shift_down(input logic [255:0] d, input logic [1:0] off);
+    unique case (off)
+      2'd1: shift_down = {192'd0, d[255:192]};
+      2'd2: shift_down = {128'd0, d[255:128]};
+      2'd3: shift_down = {64'd0, d[255:64]};
+      default: shift_down = 256'd0;
+    endcase
+  endfunction
+  function automatic logic [31:0] shift_up_strb(input logic [31:0] m, input logic [1:0] off);
+    unique case (off)
+      2'd0: shift_up_strb = m;
+      2'd1: shift_up_strb = {m[23:0], 8'd0};
+      2'd2: shift_up_strb = {m[15:0], 16'd0};
+      default: shift_up_strb = {m[7:0], 24'd0};
+    endcase
+  endfunction
+  function automatic logic [31:0] shift_down_strb(input logic [31:0] m, input logic [1:0] off);
+    unique case (off)
+      2'd1: shift_down_strb = {24'd0, m[31:24]};
+      2'd2: shift_down_strb = {16'd0, m[31:16]};
+      2'd3: shift_down_strb = {8'd0, m[31:8]};
+      default: shift_down_strb = 32'd0;
+    endcase
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   function automatic logic [255:0] ack_payload(input logic [3:0] code, input logic [3:0] op,
                                                input logic [31:0] addr, input logic [31:0] cnt);
@@ -145,11 +183,11 @@ module ktpu_mem_agent #(
   logic [3:0]   cur_ty, cur_dx, cur_dy;
   logic [7:0]   cur_txn;
   logic         cur_last;
-  assign cur_ty   = cur_q[H + FLIT_TYPE_LSB +: 4];
-  assign cur_dx   = cur_q[H + FLIT_SRC_X_LSB +: 4];  // answers go to the sender
-  assign cur_dy   = cur_q[H + FLIT_SRC_Y_LSB +: 4];
-  assign cur_txn  = cur_q[H + FLIT_TXN_LSB +: 8];
-  assign cur_last = cur_q[H + FLIT_LAST_LSB];
+  assign cur_ty   = cur_q[H + ktpu_pkg::FLIT_TYPE_LSB +: 4];
+  assign cur_dx   = cur_q[H + ktpu_pkg::FLIT_SRC_X_LSB +: 4];  // answers go to the sender
+  assign cur_dy   = cur_q[H + ktpu_pkg::FLIT_SRC_Y_LSB +: 4];
+  assign cur_txn  = cur_q[H + ktpu_pkg::FLIT_TXN_LSB +: 8];
+  assign cur_last = cur_q[H + ktpu_pkg::FLIT_LAST_LSB];
 
   // Payload fields of the three request kinds (same words, read per kind).
   logic [31:0] w0, w1, w2, w3, w4;
@@ -161,12 +199,12 @@ module ktpu_mem_agent #(
   logic [15:0] rd_groups, rd_per, qj_rows, qj_blocks;
   logic [1:0]  rd_fmt;
   logic [7:0]  wr_count;
-  assign rd_groups = w2[RD_SHAPE_GROUPS_LSB +: 16];
-  assign rd_per    = w2[RD_SHAPE_PER_GROUP_LSB +: 16];
-  assign rd_fmt    = w3[RD_CTRL_FMT_LSB +: 2];
-  assign qj_rows   = w4[QJ_SHAPE_ROWS_LSB +: 16];
-  assign qj_blocks = w4[QJ_SHAPE_BLOCKS_LSB +: 16];
-  assign wr_count  = w2[WR_CTRL_COUNT_LSB +: 8];
+  assign rd_groups = w2[ktpu_pkg::RD_SHAPE_GROUPS_LSB +: 16];
+  assign rd_per    = w2[ktpu_pkg::RD_SHAPE_PER_GROUP_LSB +: 16];
+  assign rd_fmt    = w3[ktpu_pkg::RD_CTRL_FMT_LSB +: 2];
+  assign qj_rows   = w4[ktpu_pkg::QJ_SHAPE_ROWS_LSB +: 16];
+  assign qj_blocks = w4[ktpu_pkg::QJ_SHAPE_BLOCKS_LSB +: 16];
+  assign wr_count  = w2[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8];
 
   // One multiplier, used in three steps: entry count, extent 1, extent 2.
   logic [17:0] mul_a;
@@ -215,9 +253,9 @@ module ktpu_mem_agent #(
     unique case (cur_ty)
       TyRd: begin
         lo1 = 52'(w0);
-        hi1 = 52'(w0) + 52'(ext1_q) + (52'(rd_per) << ((rd_fmt == 2'(FMT_FP16)) ? 6 : 5));
-        bad = !cur_last || rd_fmt > 2'(FMT_MX) || rd_groups == 16'd0 || rd_per == 16'd0 ||
-              total_q > RD_MAX_ENTRIES;
+        hi1 = 52'(w0) + 52'(ext1_q) + (52'(rd_per) << ((rd_fmt == 2'(ktpu_pkg::FMT_FP16)) ? 6 : 5));
+        bad = !cur_last || rd_fmt > 2'(ktpu_pkg::FMT_MX) || rd_groups == 16'd0 || rd_per == 16'd0 ||
+              total_q > ktpu_pkg::RD_MAX_ENTRIES;
         misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0);
       end
       TyQj: begin
@@ -262,7 +300,7 @@ module ktpu_mem_agent #(
   logic [QW-1:0] fq_head;
   assign iq_wdata = (cur_ty == TyQj)
       ? {1'b1, 1'b1, cur_dx, cur_dy, cur_txn, w0, w1, qj_rows, qj_blocks, w2, w3, total_q}
-      : {1'b0, rd_fmt == 2'(FMT_FP16), cur_dx, cur_dy, cur_txn, w0, w1, rd_groups, rd_per,
+      : {1'b0, rd_fmt == 2'(ktpu_pkg::FMT_FP16), cur_dx, cur_dy, cur_txn, w0, w1, rd_groups, rd_per,
          32'd0, 32'd0, total_q};
 
   // Write bursts: running address and counts; a straddling flit's second beat.
@@ -283,8 +321,8 @@ module ktpu_mem_agent #(
   assign d_in     = req_flit_i[255:0];
   assign m_in     = w3;
   assign in_range = (wr_i_q < wr_count);
-  assign d_ok     = in_range && (req_flit_i[H + FLIT_TYPE_LSB +: 4] == TyWr);
-  assign in_last  = req_flit_i[H + FLIT_LAST_LSB];
+  assign d_ok     = in_range && (req_flit_i[H + ktpu_pkg::FLIT_TYPE_LSB +: 4] == TyWr);
+  assign in_last  = req_flit_i[H + ktpu_pkg::FLIT_LAST_LSB];
 
   always_comb begin
     fe_wr_valid = 1'b0;
@@ -300,8 +338,8 @@ module ktpu_mem_agent #(
       end else if (req_valid_i && d_ok) begin
         fe_wr_valid = 1'b1;
         fe_wr_addr  = {wr_addr_q[31:5], 5'd0};
-        fe_wr_data  = d_in << (64 * off);
-        fe_wr_strb  = m_in << (8 * off);
+        fe_wr_data  = shift_up(d_in, off);
+        fe_wr_strb  = shift_up_strb(m_in, off);
       end
     end
   end
@@ -369,8 +407,8 @@ module ktpu_mem_agent #(
               if (off != 2'd0) begin
                 b2_v_q    <= 1'b1;
                 b2_addr_q <= {wr_addr_q[31:5], 5'd0} + 32'd32;
-                b2_data_q <= d_in >> (64 * (32'd4 - 32'(off)));
-                b2_strb_q <= m_in >> (8 * (32'd4 - 32'(off)));
+                b2_data_q <= shift_down(d_in, off);
+                b2_strb_q <= shift_down_strb(m_in, off);
                 wr_last_q <= in_last;
               end
             end
@@ -706,9 +744,10 @@ module ktpu_mem_agent #(
   always_comb begin
     take = 5'b00000;
     for (int k = 4; k >= 0; k--) begin
-      int i;
-      i = (int'(rr_q) + k) % 5;
-      if (load_out && src_v[i]) take = 5'b00001 << i;
+      logic [3:0] i;  // (rr_q + k) mod 5 without a divider: the sum is <= 8
+      i = 4'(rr_q) + 4'(k);
+      if (i >= 4'd5) i = i - 4'd5;
+      if (load_out && src_v[i[2:0]]) take = 5'b00001 << i;
     end
   end
   assign {qdone_take, wack_take, ref_take, qd_take, mx_take} = take;

@@ -28,13 +28,14 @@ module ktpu_mesh #(
   output logic      [Width*Height*288-1:0] node_out_flit_o,
   output logic      [31:0]                 stray_o
 );
-  import ktpu_pkg::*;
 
   localparam int N = Width * Height;
   localparam int F = 288;
 
-  if (Width < 1 || Height < 1 || Width > int'(MESH_MAX_DIM) || Height > int'(MESH_MAX_DIM))
-  begin : gen_bad_size
+  localparam int MaxDim = ktpu_pkg::MESH_MAX_DIM;
+  localparam int PortN = ktpu_pkg::PORT_N, PortE = ktpu_pkg::PORT_E, PortS = ktpu_pkg::PORT_S;
+  localparam int PortW = ktpu_pkg::PORT_W, PortL = ktpu_pkg::PORT_L;
+  if (Width < 1 || Height < 1 || Width > MaxDim || Height > MaxDim) begin : gen_bad_size
     $error("ktpu_mesh: Width and Height must be 1..16 (4-bit coordinates)");
   end
 
@@ -50,7 +51,7 @@ module ktpu_mesh #(
   for (genvar y = 0; y < Height; y++) begin : gen_y
     for (genvar x = 0; x < Width; x++) begin : gen_x
       localparam int  Me    = y * Width + x;
-      localparam bit  Empty = (Kinds[4*Me +: 4] == 4'(NODE_EMPTY));
+      localparam bit  Empty = (Kinds[4*Me +: 4] == 4'(ktpu_pkg::NODE_EMPTY));
       localparam bit  HasN  = (y > 0);
       localparam bit  HasS  = (y < Height - 1);
       localparam bit  HasW  = (x > 0);
@@ -68,26 +69,26 @@ module ktpu_mesh #(
       );
 
       // Into this router: from each neighbour's facing output, from the node.
-      assign r_in_valid[Me][PORT_N] = HasN && r_out_valid[NN][PORT_S];
-      assign r_in_flit[Me][PORT_N*F +: F] = r_out_flit[NN][PORT_S*F +: F];
-      assign r_in_valid[Me][PORT_S] = HasS && r_out_valid[NS][PORT_N];
-      assign r_in_flit[Me][PORT_S*F +: F] = r_out_flit[NS][PORT_N*F +: F];
-      assign r_in_valid[Me][PORT_W] = HasW && r_out_valid[NW][PORT_E];
-      assign r_in_flit[Me][PORT_W*F +: F] = r_out_flit[NW][PORT_E*F +: F];
-      assign r_in_valid[Me][PORT_E] = HasE && r_out_valid[NE][PORT_W];
-      assign r_in_flit[Me][PORT_E*F +: F] = r_out_flit[NE][PORT_W*F +: F];
-      assign r_in_valid[Me][PORT_L] = !Empty && node_in_valid_i[Me];
-      assign r_in_flit[Me][PORT_L*F +: F] = node_in_flit_i[Me*F +: F];
-      assign node_in_ready_o[Me] = !Empty && r_in_ready[Me][PORT_L];
+      assign r_in_valid[Me][PortN] = HasN && r_out_valid[NN][PortS];
+      assign r_in_flit[Me][PortN*F +: F] = r_out_flit[NN][PortS*F +: F];
+      assign r_in_valid[Me][PortS] = HasS && r_out_valid[NS][PortN];
+      assign r_in_flit[Me][PortS*F +: F] = r_out_flit[NS][PortN*F +: F];
+      assign r_in_valid[Me][PortW] = HasW && r_out_valid[NW][PortE];
+      assign r_in_flit[Me][PortW*F +: F] = r_out_flit[NW][PortE*F +: F];
+      assign r_in_valid[Me][PortE] = HasE && r_out_valid[NE][PortW];
+      assign r_in_flit[Me][PortE*F +: F] = r_out_flit[NE][PortW*F +: F];
+      assign r_in_valid[Me][PortL] = !Empty && node_in_valid_i[Me];
+      assign r_in_flit[Me][PortL*F +: F] = node_in_flit_i[Me*F +: F];
+      assign node_in_ready_o[Me] = !Empty && r_in_ready[Me][PortL];
 
       // Out of this router: a missing neighbour or an EMPTY node sinks.
-      assign r_out_ready[Me][PORT_N] = HasN ? r_in_ready[NN][PORT_S] : 1'b1;
-      assign r_out_ready[Me][PORT_S] = HasS ? r_in_ready[NS][PORT_N] : 1'b1;
-      assign r_out_ready[Me][PORT_W] = HasW ? r_in_ready[NW][PORT_E] : 1'b1;
-      assign r_out_ready[Me][PORT_E] = HasE ? r_in_ready[NE][PORT_W] : 1'b1;
-      assign r_out_ready[Me][PORT_L] = Empty ? 1'b1 : node_out_ready_i[Me];
-      assign node_out_valid_o[Me] = !Empty && r_out_valid[Me][PORT_L];
-      assign node_out_flit_o[Me*F +: F] = r_out_flit[Me][PORT_L*F +: F];
+      assign r_out_ready[Me][PortN] = HasN ? r_in_ready[NN][PortS] : 1'b1;
+      assign r_out_ready[Me][PortS] = HasS ? r_in_ready[NS][PortN] : 1'b1;
+      assign r_out_ready[Me][PortW] = HasW ? r_in_ready[NW][PortE] : 1'b1;
+      assign r_out_ready[Me][PortE] = HasE ? r_in_ready[NE][PortW] : 1'b1;
+      assign r_out_ready[Me][PortL] = Empty ? 1'b1 : node_out_ready_i[Me];
+      assign node_out_valid_o[Me] = !Empty && r_out_valid[Me][PortL];
+      assign node_out_flit_o[Me*F +: F] = r_out_flit[Me][PortL*F +: F];
 
       assign stray[Me] = r_out_valid[Me] & {Empty, !HasW, !HasS, !HasE, !HasN};
     end

@@ -36,24 +36,26 @@ module ktpu_router #(
   input  wire logic [4:0]     out_ready_i,
   output logic      [5*288-1:0] out_flit_o
 );
-  import ktpu_pkg::*;
 
-  localparam int W    = FLIT_BITS;
+  localparam int W    = ktpu_pkg::FLIT_BITS;
   localparam int PtrW = (FifoDepth > 1) ? $clog2(FifoDepth) : 1;
 
-  if (FLIT_BITS != 32'd288 || ROUTER_PORTS != 32'd5) begin : gen_bad_defs
+  if (ktpu_pkg::FLIT_BITS != 32'd288 || ktpu_pkg::ROUTER_PORTS != 32'd5) begin : gen_bad_defs
     $error("ktpu_router: written for 288-bit flits and 5 ports");
   end
   if (FifoDepth < 2 || (1 << PtrW) != FifoDepth) begin : gen_bad_depth
     $error("ktpu_router: FifoDepth must be a power of two >= 2");
   end
-  if (X < 0 || Y < 0 || X >= int'(MESH_MAX_DIM) || Y >= int'(MESH_MAX_DIM)) begin : gen_bad_xy
+  localparam int MaxDim = ktpu_pkg::MESH_MAX_DIM;
+  localparam int PortN = ktpu_pkg::PORT_N, PortE = ktpu_pkg::PORT_E, PortS = ktpu_pkg::PORT_S;
+  localparam int PortW = ktpu_pkg::PORT_W, PortL = ktpu_pkg::PORT_L;
+  if (X < 0 || Y < 0 || X >= MaxDim || Y >= MaxDim) begin : gen_bad_xy
     $error("ktpu_router: coordinates must fit the 4-bit header fields");
   end
 
-  localparam int HdrDxLsb = FLIT_HDR_LSB + FLIT_DST_X_LSB;
-  localparam int HdrDyLsb = FLIT_HDR_LSB + FLIT_DST_Y_LSB;
-  localparam int HdrLast  = FLIT_HDR_LSB + FLIT_LAST_LSB;
+  localparam int HdrDxLsb = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_DST_X_LSB;
+  localparam int HdrDyLsb = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_DST_Y_LSB;
+  localparam int HdrLast  = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_LAST_LSB;
 
   // ---- input FIFOs ----------------------------------------------------------
   logic [W-1:0]  head   [5];
@@ -99,12 +101,12 @@ module ktpu_router #(
       // At X = 0 or Y = 0 a "less than" test is constant: fine, the mesh edge.
       /* verilator lint_off UNSIGNED */
       if (head_v[p]) begin
-        if (dx > 4'(X))      want[p][PORT_E] = 1'b1;
-        else if (dx < 4'(X)) want[p][PORT_W] = 1'b1;
-        else if (dy > 4'(Y)) want[p][PORT_S] = 1'b1;
-        else if (dy < 4'(Y)) want[p][PORT_N] = 1'b1;
+        if (dx > 4'(X))      want[p][PortE] = 1'b1;
+        else if (dx < 4'(X)) want[p][PortW] = 1'b1;
+        else if (dy > 4'(Y)) want[p][PortS] = 1'b1;
+        else if (dy < 4'(Y)) want[p][PortN] = 1'b1;
       /* verilator lint_on UNSIGNED */
-        else                 want[p][PORT_L] = 1'b1;
+        else                 want[p][PortL] = 1'b1;
       end
     end
   end
@@ -126,17 +128,29 @@ module ktpu_router #(
     logic [4:0] pick;
     logic [W-1:0] flit;
 
+    // Inputs that can reach this output under XY routing: a flit that came
+    // in moving along Y goes on along Y or to L; nothing turns back. The other
+    // mux legs are never built (an illegal turn would be a routing bug, which
+    // the assertions below report).
+    localparam logic [4:0] Legal =
+        (o == PortE) ? ((5'b1 << PortW) | (5'b1 << PortL)) :
+        (o == PortW) ? ((5'b1 << PortE) | (5'b1 << PortL)) :
+        (o == PortN) ? ((5'b1 << PortS) | (5'b1 << PortE) | (5'b1 << PortW) | (5'b1 << PortL)) :
+        (o == PortS) ? ((5'b1 << PortN) | (5'b1 << PortE) | (5'b1 << PortW) | (5'b1 << PortL)) :
+                       5'b11111;
+
     always_comb begin
-      for (int p = 0; p < 5; p++) req[p] = want[p][o];
+      for (int p = 0; p < 5; p++) req[p] = want[p][o] && Legal[p];
     end
 
     // Round-robin: first requester at or after ptr_q, wrapping.
     always_comb begin
       pick = 5'b00000;
       for (int k = 4; k >= 0; k--) begin
-        int idx;
-        idx = (int'(ptr_q) + k) % 5;
-        if (req[idx]) pick = 5'b00001 << idx;
+        logic [3:0] idx;  // (ptr_q + k) mod 5 without a divider: the sum is <= 8
+        idx = 4'(ptr_q) + 4'(k);
+        if (idx >= 4'd5) idx = idx - 4'd5;
+        if (req[idx[2:0]]) pick = 5'b00001 << idx;
       end
     end
 
@@ -178,6 +192,9 @@ module ktpu_router #(
       if (!rst_i && (mid_q || hold_q) && (owner_q & head_v) != 5'b00000)
         assert ((owner_q & ~req) == 5'b00000)
           else $error("ktpu_router(%0d,%0d): packet on output %0d changed route mid-packet", X, Y, o);
+      for (int p = 0; p < 5; p++)
+        if (!rst_i && want[p][o] && !Legal[p])
+          $error("ktpu_router(%0d,%0d): input %0d wants output %0d, not an XY turn", X, Y, p, o);
     end
 `endif
   end
@@ -194,12 +211,12 @@ module ktpu_router #(
       for (int p = 0; p < 5; p++) begin
         int n;
         n = 0;
-        for (int o = 0; o < 5; o++) n += int'(take[o][p]);
+        for (int o = 0; o < 5; o++) n += 32'(take[o][p]);
         assert (n <= 1) else $error("ktpu_router(%0d,%0d): input %0d taken twice", X, Y, p);
       end
       // XY: a flit that arrived moving in Y never turns back to X.
-      assert (!(want[PORT_N][PORT_E] || want[PORT_N][PORT_W] || want[PORT_S][PORT_E] ||
-                want[PORT_S][PORT_W]))
+      assert (!(want[PortN][PortE] || want[PortN][PortW] || want[PortS][PortE] ||
+                want[PortS][PortW]))
         else $error("ktpu_router(%0d,%0d): Y-to-X turn (misrouted flit)", X, Y);
     end
   end

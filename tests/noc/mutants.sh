@@ -11,12 +11,12 @@ mkdir -p "$out"
 mutants=(
   "release_mid_packet|rtl/noc/ktpu_router.sv|s/mid_q   <= !flit\[HdrLast\];/mid_q   <= 1'b0;/"
   "no_hold_until_taken|rtl/noc/ktpu_router.sv|s/assign sel\[o\] = \(mid_q \|\| hold_q\)/assign sel[o] = (mid_q)/"
-  "route_y_wrong_way|rtl/noc/ktpu_router.sv|s/else if \(dy > 4'\(Y\)\) want\[p\]\[PORT_S\]/else if (dy > 4'(Y)) want[p][PORT_N]/"
+  "route_y_wrong_way|rtl/noc/ktpu_router.sv|s/else if \(dy > 4'\(Y\)\) want\[p\]\[PortS\]/else if (dy > 4'(Y)) want[p][PortN]/"
   "route_x_off_by_one|rtl/noc/ktpu_router.sv|s/if \(dx > 4'\(X\)\)      want/if (dx > 4'(X+1))    want/"
   "drop_when_ready_low|rtl/noc/ktpu_router.sv|s/assign take\[o\]               = out_ready_i\[o\] \? sel\[o\] : 5'b00000;/assign take[o] = sel[o];/"
   "fifo_overwrite_when_full|rtl/noc/ktpu_router.sv|s/assign in_ready_o\[p\] = \(cnt_q != \(PtrW\+1\)'\(FifoDepth\)\);/assign in_ready_o[p] = 1'b1;/"
-  "arbiter_grants_two|rtl/noc/ktpu_router.sv|s/if \(req\[idx\]\) pick = 5'b00001 << idx;/if (req[idx]) pick = pick | (5'b00001 << idx);/"
-  "mesh_wrong_neighbour|rtl/noc/ktpu_mesh.sv|s/assign r_in_flit\[Me\]\[PORT_N\*F \+: F\] = r_out_flit\[NN\]\[PORT_S\*F \+: F\];/assign r_in_flit[Me][PORT_N*F +: F] = r_out_flit[NN][PORT_E*F +: F];/"
+  "arbiter_grants_two|rtl/noc/ktpu_router.sv|s/if \(req\[idx\[2:0\]\]\) pick = 5'b00001 << idx;/if (req[idx[2:0]]) pick = pick | (5'b00001 << idx);/"
+  "mesh_wrong_neighbour|rtl/noc/ktpu_mesh.sv|s/assign r_in_flit\[Me\]\[PortN\*F \+: F\] = r_out_flit\[NN\]\[PortS\*F \+: F\];/assign r_in_flit[Me][PortN*F +: F] = r_out_flit[NN][PortE*F +: F];/"
 )
 survived=0
 ran=0

@@ -16,4 +16,13 @@ TEST_CMD.noc_mesh3x3 := $(VL_DIR)/noc_mesh3x3/Vktpu_mesh --cycles 100000 --seed 
 TEST_DEPS += $(VL_DIR)/noc_mesh2x2/Vktpu_mesh $(VL_DIR)/noc_mesh3x3/Vktpu_mesh
 
 REGRESS_DEPS += $(VL_DIR)/noc_mesh4x4/Vktpu_mesh $(VL_DIR)/noc_mesh3x3/Vktpu_mesh
-REGRESS_CMDS += tests/noc/regress.sh
+REGRESS_CMDS += tests/noc/regress.sh ;
+
+# Both planes with the memory agent and DRAM: every node at once, reads,
+# writes, peer packets and notes under back-pressure (the protocol-level
+# no-deadlock argument, docs/noc.md).
+$(eval $(call verilate,noc_agent,noc_agent_top,$(NOC_SRCS) $(MEM_AGENT_SRCS) rtl/mem/ktpu_dram.sv \
+  tests/noc/noc_agent_top.sv tests/noc/noc_agent_tb.cpp,))
+TESTS += noc_agent
+TEST_CMD.noc_agent := $(VL_DIR)/noc_agent/Vnoc_agent_top --cycles 100000 --seed 1
+TEST_DEPS += $(VL_DIR)/noc_agent/Vnoc_agent_top
