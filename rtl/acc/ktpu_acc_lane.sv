@@ -176,9 +176,13 @@ module ktpu_acc_lane #(
   logic [BW+NW-1:0] kv6, kt6;
   logic             v_big6;
   logic [BW-1:0]    dvt6, dtv6;
-  // d beyond ShMax loses every bit anyway: clamp (ShMax = 28 = 5'b11100).
+  // d beyond ShMax = 28 loses every bit anyway: clamp. Bit tests, not a
+  // comparator (d > 28: d >= 32, or 29..31).
+  if (ShMax != 28 || DW != 5 || BW != 7) begin : gen_bad_clamp
+    $error("ktpu_acc_lane: clamp_d is written for ShMax 28, 5-bit shifts, 7-bit exponents");
+  end
   function automatic logic [DW-1:0] clamp_d(input logic [BW-1:0] d);
-    clamp_d = (d > BW'(ShMax)) ? DW'(ShMax) : DW'(d);
+    clamp_d = (d[6] || d[5] || (d[4] && d[3] && d[2] && (d[1] || d[0]))) ? DW'(ShMax) : d[4:0];
   endfunction
   assign kv6 = zv6_q ? '0 : {ev6_q, nv6_q};
   assign kt6 = zt6   ? '0 : {et6, nt6};
@@ -266,12 +270,12 @@ module ktpu_acc_lane #(
   always_comb begin
     for (int k = 0; k < LowW; k++) mask9[k] = (32'(lz9) + 32'(k)) < 32'(LowW);
   end
-  logic [SigW:0]    n10_q;     // kept bits and the round bit
+  logic [SigW-1:0]  n10_q;     // fraction (hidden one dropped) and the round bit
   logic             st10_q;
   logic signed [EW-1:0] e10_q;
   logic             sb10_q, z10_q;
   always_ff @(posedge clk_i) begin
-    n10_q  <= sh9[SumW-1 -: SigW+1];
+    n10_q  <= sh9[SumW-2 -: SigW];
     st10_q <= (s9_q[LowW-1:0] & mask9) != '0;
     e10_q  <= $signed(EW'(eb9_q)) + EW'(1) - $signed(EW'(lz9));
     sb10_q <= sb9_q;
@@ -279,28 +283,30 @@ module ktpu_acc_lane #(
   end
 
   // ---- stage 10: round to nearest even at 15 bits, then range -------------
-  logic [SigW-1:0]  keep10;
-  logic             rnd10, inc10;
-  logic [SigW:0]    msum10;
-  logic signed [EW-1:0] eb10;    // biased exponent after rounding
+  // {exponent, fraction} + inc: a carry out of the fraction (1.11..1 rounding
+  // up) lands in the exponent and leaves the fraction 0, which is exactly
+  // 1.0 x 2^(e+1). One incrementer does the rounding and the carry.
   logic [13:0]      frac10;
-  assign keep10 = n10_q[SigW:1];
+  logic             rnd10, inc10;
+  logic signed [EW-1:0] eb10;    // biased exponent after rounding
   assign rnd10  = n10_q[0];
-  assign inc10  = rnd10 && (st10_q || keep10[0]);
-  assign msum10 = {1'b0, keep10} + (SigW + 1)'(inc10);
-  // A carry out of the significand leaves 1.000..0: frac 0, exponent + 1.
-  assign frac10 = msum10[SigW] ? 14'd0 : msum10[13:0];
-  assign eb10   = e10_q + EW'(msum10[SigW]);
+  assign inc10  = rnd10 && (st10_q || n10_q[1]);
+  assign {eb10, frac10} = {e10_q, n10_q[SigW-1:1]} + (EW + 14)'(inc10);
+  // Range by bit tests: above 127 is !sign && bits 8:7 set; below 1 is
+  // negative or zero.
+  logic ovf10, unf10;
+  assign ovf10 = !eb10[EW-1] && (eb10[EW-2:7] != '0);
+  assign unf10 = eb10[EW-1] || (eb10 == '0);
 
   always_ff @(posedge clk_i) begin
     acc_ovf_o <= 1'b0;
     acc_unf_o <= 1'b0;
     if (z10_q) begin
       r22_o <= 22'd0;                                   // exact zero is +0
-    end else if (eb10 > EW'(127)) begin
+    end else if (ovf10) begin
       r22_o <= {sb10_q, 7'h7F, 14'h3FFF};               // saturate
       acc_ovf_o <= 1'b1;
-    end else if (eb10 < EW'(1)) begin
+    end else if (unf10) begin
       r22_o <= 22'd0;                                   // below 2^-62: +0
       acc_unf_o <= 1'b1;
     end else begin

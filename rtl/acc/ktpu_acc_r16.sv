@@ -37,7 +37,7 @@ module ktpu_acc_r16 (
   logic        normal, big;
   logic [3:0]  sh;            // extra right shift of subnormals, beyond 4
   logic [14:0] mask;          // sig bits below the round bit
-  logic [10:0] kept;
+  logic [9:0]  kept;          // below the hidden bit (accounted for in e16)
   logic        rnd, stk, inc;
 
   always_comb begin
@@ -55,39 +55,41 @@ module ktpu_acc_r16 (
       7'd40: sh = 4'd9;   7'd39: sh = 4'd10;  7'd38: sh = 4'd11;
       default: sh = normal ? 4'd0 : 4'd12;
     endcase
-    kept = 11'(sig >> (5'd4 + 5'(sh)));   // at most 11 bits remain
+    kept = 10'(sig >> (5'd4 + 5'(sh)));
     rnd  = sigx[4'd3 + sh];
     for (int k = 0; k < 15; k++) mask[k] = 32'(k) < 32'(3) + 32'(sh);
     stk  = (sig & mask) != '0;
     inc  = rnd && (stk || kept[0]);
   end
 
-  logic        sgn_q, zero_q, normal_q, big_q, inc_q;
-  logic [10:0] kept_q;
-  logic [4:0]  ebase_q;       // e22 - 49 for normals below 2^16 (0..29)
+  // For normals the hidden bit kept[10] is 1, so (e16 - 1) << 10 + kept is
+  // {e16, kept[9:0]}; for subnormals kept[10] is 0 and the field is 0. And
+  // e16 = e22 - 48 is e22 - 16 modulo 32 on the 5 bits that matter: flip
+  // bit 4. One 15-bit increment then does all the rounding and carrying.
+  logic        sgn_q, zero_q, big_q, inc_q;
+  logic [14:0] pre_q;         // {e16 or 0, kept[9:0]}
   always_ff @(posedge clk_i) begin
-    sgn_q    <= fp22_i[21];
-    zero_q   <= (e22 == 7'd0);
-    normal_q <= normal;
-    big_q    <= big;
-    inc_q    <= inc;
-    kept_q   <= kept;
-    ebase_q  <= 5'(e22 - 7'(ENorm));
+    sgn_q  <= fp22_i[21];
+    zero_q <= (e22 == 7'd0);
+    big_q  <= big;
+    inc_q  <= inc;
+    pre_q  <= {(normal ? {~e22[4], e22[3:0]} : 5'd0), kept[9:0]};
   end
 
   // ---- second half: encode, range ------------------------------------------
-  logic [11:0] rsig;          // rounded significand, up to 2048
   logic [15:0] enc;
   always_comb begin
-    rsig = 12'(kept_q) + 12'(inc_q);
-    enc  = {1'b0, (normal_q ? ebase_q : 5'd0), 10'd0} + 16'(rsig);
+    enc  = {1'b0, pre_q} + 16'(inc_q);
     ovf_o  = 1'b0;
     // Below 2^16, enc <= 29 << 10 + 2048 = 0x7C00: overflow is enc[14:10] = 31.
-    if (zero_q || enc == 16'd0) begin
+    // big first: its pre_q is not an encoding (and may read as 0).
+    if (zero_q) begin
       fp16_o = 16'h0000;
     end else if (big_q || enc[14:10] == 5'h1F) begin
       fp16_o = {sgn_q, 15'(ktpu_pkg::FP16_MAX_BITS)};
       ovf_o  = 1'b1;
+    end else if (enc == 16'd0) begin
+      fp16_o = 16'h0000;
     end else begin
       fp16_o = {sgn_q, enc[14:0]};
     end
