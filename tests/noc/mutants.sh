@@ -2,7 +2,8 @@
 # Deliberately broken routers/meshes: each mutant is one textual change to a
 # copy under build/noc_mutants/, and the 3x3 mesh stress must FAIL on it.
 # Proves the stress checks can see each kind of bug. Run by `make regress`
-# (tests/noc/tests.mk); exits non-zero if any mutant survives.
+# (tests/noc/tests.mk); exits non-zero if any mutant survives. Optional
+# argument: run only mutants whose name contains it.
 set -u
 cd "$(dirname "$0")/../.."
 out=build/noc_mutants
@@ -22,6 +23,7 @@ survived=0
 ran=0
 for m in "${mutants[@]}"; do
   IFS='|' read -r name file sub <<<"$m"
+  [ -n "${1:-}" ] && [[ $name != *$1* ]] && continue
   d=$out/$name; mkdir -p "$d"
   cp rtl/noc/ktpu_router.sv rtl/noc/ktpu_mesh.sv "$d/"
   perl -pi -e "$sub" "$d/$(basename "$file")"
@@ -37,6 +39,37 @@ for m in "${mutants[@]}"; do
   fi
   if "$d/obj/Vktpu_mesh" --cycles 30000 --seed 5 >"$d/run.log" 2>&1; then
     echo "mutant $name: SURVIVED (stress passed on a broken design)"; survived=1
+  else
+    echo "mutant $name: caught -- $(grep -m1 -E 'FAIL|Assertion|Error|error' "$d/run.log" | cut -c1-110)"
+  fi
+done
+# The two-plane system bench (noc_agent) must also see a broken router and a
+# broken agent.
+sys_mutants=(
+  "sys_release_mid_packet|rtl/noc/ktpu_router.sv|s/mid_q   <= !flit\[HdrLast\];/mid_q   <= 1'b0;/"
+  "sys_agent_tag_lane_lost|rtl/mem/ktpu_mem_agent.sv|s/\{ir_entry, 5'd0, 1'b0, ir_lane, rf_head/{ir_entry, 5'd0, 1'b0, 2'd0, rf_head/"
+)
+for m in "${sys_mutants[@]}"; do
+  IFS='|' read -r name file sub <<<"$m"
+  [ -n "${1:-}" ] && [[ $name != *$1* ]] && continue
+  d=$out/$name; mkdir -p "$d"
+  cp rtl/noc/ktpu_router.sv rtl/noc/ktpu_mesh.sv rtl/mem/ktpu_quant.sv rtl/mem/ktpu_mem_iter.sv \
+     rtl/mem/ktpu_mem_agent.sv "$d/"
+  perl -pi -e "$sub" "$d/$(basename "$file")"
+  if cmp -s "$file" "$d/$(basename "$file")"; then
+    echo "mutant $name: substitution did not apply (update this script)"; survived=1; continue
+  fi
+  ran=$((ran + 1))
+  if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
+       --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen" -Ibuild/gen build/gen/ktpu_pkg.sv \
+       --top-module noc_agent_top --Mdir "$d/obj" -o Vnoc_agent_top "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" \
+       rtl/prim/ktpu_ram.sv rtl/prim/ktpu_fifo.sv "$d/ktpu_quant.sv" "$d/ktpu_mem_iter.sv" \
+       "$d/ktpu_mem_agent.sv" rtl/mem/ktpu_dram.sv tests/noc/noc_agent_top.sv \
+       "$PWD/tests/noc/noc_agent_tb.cpp" "$PWD/build/host/libktpuref.a" >"$d/build.log" 2>&1; then
+    echo "mutant $name: build failed (see $d/build.log)"; survived=1; continue
+  fi
+  if "$d/obj/Vnoc_agent_top" --cycles 30000 --seed 5 >"$d/run.log" 2>&1; then
+    echo "mutant $name: SURVIVED (system bench passed on a broken design)"; survived=1
   else
     echo "mutant $name: caught -- $(grep -m1 -E 'FAIL|Assertion|Error|error' "$d/run.log" | cut -c1-110)"
   fi
