@@ -303,7 +303,7 @@ module ktpu_node #(
   end
 
   // ==== the datapath: sequencer, chain, accumulator ============================
-  logic        seq_start, seq_busy, seq_stall, issue;
+  logic        seq_start, seq_busy, seq_stall, seq_pad, issue;
   logic [1:0]  seq_mode;
   logic        cmd_valid, cmd_ready, peer_ready;
   logic [2:0]  cmd_op;
@@ -312,7 +312,7 @@ module ktpu_node #(
     .clk_i(clk_i), .rst_i(rst_i),
     .start_i(seq_start), .mode_i(seq_mode), .aoff_i(L1W'(aoff)), .boff_i(L1W'(boff)),
     .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit),
-    .busy_o(seq_busy), .stall_o(seq_stall),
+    .busy_o(seq_busy), .stall_o(seq_stall), .pad_o(seq_pad),
     .l1_re_o(l1_re), .l1a_addr_o(l1a_raddr), .l1b_addr_o(l1b_raddr),
     .pin_valid_i(pa_v_q), .pin_index_i(pa_idx_q), .pin_take_o(pin_take),
     .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_op_o(cmd_op), .cmd_addr_o(cmd_addr),
@@ -447,6 +447,7 @@ module ktpu_node #(
   // ==== counters =================================================================
   logic [31:0] c_fill_q, c_sweep_q, c_drain_q, c_idle_q, c_starve_q, c_bp_q;
   logic [15:0] c_err_q;
+  logic [9:0]  c_pad_q;
   logic        nf_q, wrerr_q, stray_q, sweep_q, starving, post_err;
   logic [2:0]  fills_out;
   always_comb begin
@@ -523,7 +524,7 @@ module ktpu_node #(
             eng_pl[32*ktpu_pkg::CD_STARVED_WORD +: 32] = c_starve_q;
             eng_pl[32*ktpu_pkg::CD_BP_WORD +: 32]      = c_bp_q;
             eng_pl[32*ktpu_pkg::CD_FLAGS_WORD +: 32]   =
-                {c_err_q, 10'd0, stray_q, wrerr_q, nf_q, acc_flags};
+                {c_err_q, c_pad_q, stray_q, wrerr_q, nf_q, acc_flags};
           end
         endcase
       end
@@ -610,7 +611,7 @@ module ktpu_node #(
   always_ff @(posedge clk_i) begin
     if (rst_i || stat_clear) begin
       c_fill_q <= '0; c_sweep_q <= '0; c_drain_q <= '0; c_idle_q <= '0;
-      c_starve_q <= '0; c_bp_q <= '0; c_err_q <= '0;
+      c_starve_q <= '0; c_bp_q <= '0; c_err_q <= '0; c_pad_q <= '0;
       nf_q <= 1'b0; wrerr_q <= 1'b0; stray_q <= 1'b0;
     end else begin
       c_fill_q   <= inc(c_fill_q, fills_out != '0);
@@ -622,6 +623,7 @@ module ktpu_node #(
                                 (rs_out_valid_o && !rs_out_ready_i) ||
                                 (seq_stall && cmd_valid && !cmd_ready));
       if (post_err && c_err_q != 16'hFFFF) c_err_q <= c_err_q + 16'd1;
+      if (seq_pad && c_pad_q != 10'h3FF) c_pad_q <= c_pad_q + 10'd1;
       if (data_in && rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) nf_q <= 1'b1;
       if (wrack_in && rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4] != 4'(ktpu_pkg::MEMST_OK))
         wrerr_q <= 1'b1;

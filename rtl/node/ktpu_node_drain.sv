@@ -130,6 +130,8 @@ module ktpu_node_drain #(
   // ---- flits ---------------------------------------------------------------
   logic [31:0]  mask;
   logic [255:0] payload;
+  logic [1:0]   orow;          // data flit row 0..3
+  assign orow = 2'(ost_q - 3'd2);
   assign mask = (ocnt_q >= 3'd4) ? 32'hFFFF_FFFF : ((32'd1 << {ocnt_q, 3'd0}) - 32'd1);
   always_comb begin
     payload = '0;
@@ -140,7 +142,7 @@ module ktpu_node_drain #(
       payload[32*ktpu_pkg::WR_MASK_WORD +: 32]   = mask;
     end else if (ost_q >= 3'd2) begin
       for (int s = 0; s < 4; s++)
-        if (3'(s) < ocnt_q) payload[64*s +: 64] = obuf_q[s][64*(int'(ost_q) - 2) +: 64];
+        if (3'(s) < ocnt_q) payload[64*s +: 64] = obuf_q[s][64*orow +: 64];
     end
   end
   assign out_valid_o = ost_q != 3'd0;

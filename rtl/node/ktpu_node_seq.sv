@@ -44,6 +44,7 @@ module ktpu_node_seq #(
   input  wire             emit_i,
   output logic            busy_o,
   output logic            stall_o,     // stage 1 holds a command that did not issue
+  output logic            pad_o,       // ... because of the reuse interlock
   // L1 reads (both sides, same cycle)
   output logic            l1_re_o,
   output logic [L1W-1:0]  l1a_addr_o,
@@ -195,6 +196,7 @@ module ktpu_node_seq #(
   assign issue_o     = cmd_valid_o && cmd_ready_i;
   assign pin_take_o  = issue_o && s1_op_q == OpAddPeer;
   assign stall_o     = s1_v_q && !issue_o;
+  assign pad_o       = s1_v_q && hazard;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Deliberately broken cluster nodes: each mutant is one textual change to a
+# copy of rtl/node under build/node_mutants/, and the node bench must FAIL on
+# it (a mismatch, a wrong completion, a time-out or an RTL assertion).
+# Optional argument: run only mutants whose name contains it.
+# Run by `make regress` (tests/node/tests.mk); non-zero if any mutant survives.
+set -u
+cd "$(dirname "$0")/../.."
+out=build/node_mutants
+mkdir -p "$out"
+REF_LIB=$PWD/build/host/libktpuref.a
+# NODE_MUT_ROOT=DIR takes every source outside rtl/node from DIR (e.g. a
+# `git archive HEAD` copy), so work in progress elsewhere cannot decide a mutant.
+R=${NODE_MUT_ROOT:-.}
+# name | file | perl -0 substitution (must change the file)
+mutants=(
+  "baseline|ktpu_node.sv|s/^//"
+  "kloop_innermost|ktpu_node_seq.sv|s/if \(!last_h\) begin\n(.*?)end else if \(pass2_q\) begin/if (!last_kb) begin\n          kb_q <= kb_q + 16'd1;\n          arow_q <= arow_q + L1W'(1);\n          brow_q <= brow_q + L1W'(1);\n        end else if (!last_h) begin\n          kb_q <= '0;\n          h_q <= h_q + 16'd1;\n          arow_q <= arow_q - L1W'(nk_q - 16'd1);\n          brow_q <= brow_q + L1W'(1);\n          tile_q <= tile_q + TW'(1);\n        end else if (!last_g) begin\n          kb_q <= '0;\n          h_q <= '0;\n          g_q <= g_q + 16'd1;\n          arow_q <= arow_q + L1W'(1);\n          brow_q <= boff_q;\n          tile_q <= tile_q + TW'(1);\n        end else if (pass2_q) begin/s"
+  "acc_bit_ignored|ktpu_node_seq.sv|s/if \(kb_q == 16'd0 && !acc_q\)/if (kb_q == 16'd0)/"
+  "drain_mask_one_byte_more|ktpu_node_drain.sv|s/\(\(32'd1 << \{ocnt_q, 3'd0\}\) - 32'd1\)/((32'd2 << {ocnt_q, 3'd0}) - 32'd1)/"
+  "reuse_interlock_off|ktpu_node_seq.sv|s/== s1_tile_q\) hazard = 1'b1;/== s1_tile_q) hazard = 1'b0;/"
+  "reuse_interlock_short|ktpu_node_seq.sv|s/HistN = ReuseMin - 1;/HistN = ReuseMin - 2;/"
+  "l1_offset_ignored|ktpu_node.sv|s/assign l1_waddr = sl_off_q\[d_slot\] \+ /assign l1_waddr = /"
+  "scales_one_cycle_early|ktpu_node.sv|s/\.Depth\(ktpu_pkg::CLUSTER_DP_LATENCY\)\) u_scales/.Depth(ktpu_pkg::CLUSTER_DP_LATENCY - 1)) u_scales/"
+  "unfusable_emit_dropped|ktpu_node_seq.sv|s/pass2_q <= mode_i == ModeGemm && emit_i && !acc_i && nk_i == 16'd1;/pass2_q <= 1'b0;/"
+  "fill_range_off_by_one|ktpu_node.sv|s/else if \(ext_f > 33'\(L1Depth\)\)/else if (ext_f >= 33'(L1Depth))/"
+  "tile_range_unchecked|ktpu_node.sv|s/(OpDrain: begin\n.*?)else if \(ext_t > 33'\(AccDepth\)\)/\$1else if (1'b0)/s"
+  "peer_index_stuck|ktpu_node.sv|s/pk_idx_q  <= pk_idx_q \+ 16'd1;//"
+  "gemm_ignores_fills|ktpu_node.sv|s/!seq_busy && fills_out == '0 &&\n/!seq_busy \&\&\n/"
+  "fill_lane_ignored|ktpu_node.sv|s/d_lane == 2'\(l\)\)/d_lane == 2'(0))/g"
+  "drain_row_stride_x2|ktpu_node_drain.sv|s/row_q <= row_q \+ \{j_stride\[29:0\], 2'b00\};/row_q <= row_q + {j_stride[28:0], 3'b000};/"
+)
+srcs() {  # dir: the bench sources with rtl/node replaced by the mutant copy
+  echo $R/rtl/prim/ktpu_ram.sv $R/rtl/prim/ktpu_fifo.sv $R/rtl/prim/ktpu_delay.sv $R/rtl/dsp/DSP48E2.sv \
+    $R/rtl/dsp/ktpu_mx_mac.sv $R/rtl/tensor/ktpu_tcu.sv $R/rtl/tensor/ktpu_cluster_dp.sv \
+    $R/rtl/acc/ktpu_acc_r16.sv $R/rtl/acc/ktpu_acc_lane.sv $R/rtl/acc/ktpu_acc.sv \
+    "$1/ktpu_node_seq.sv" "$1/ktpu_node_drain.sv" "$1/ktpu_node.sv" \
+    $R/rtl/noc/ktpu_router.sv $R/rtl/noc/ktpu_mesh.sv $R/rtl/mem/ktpu_quant.sv $R/rtl/mem/ktpu_mem_iter.sv \
+    $R/rtl/mem/ktpu_mem_agent.sv $R/rtl/mem/ktpu_dram.sv tests/node/node_top.sv
+}
+survived=0
+ran=0
+for m in "${mutants[@]}"; do
+  IFS='|' read -r name file sub <<<"$m"
+  [ -n "${1:-}" ] && [[ $name != *$1* ]] && continue
+  d=$out/$name; mkdir -p "$d"
+  cp rtl/node/*.sv "$d/"
+  perl -0pi -e "$sub" "$d/$file"
+  if [ "$name" != baseline ] && cmp -s "rtl/node/$file" "$d/$file"; then
+    echo "mutant $name: substitution did not apply"; survived=$((survived+1)); continue
+  fi
+  ran=$((ran+1))
+  # shellcheck disable=SC2046
+  if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique \
+      --assert -CFLAGS "-O0 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen" -Ibuild/gen build/gen/ktpu_pkg.sv \
+      --top-module node_top --Mdir "$d/obj" -o Vnode_top $(srcs "$d") \
+      "$PWD/tests/node/node_tb.cpp" "$REF_LIB" >"$d/build.log" 2>&1; then
+    echo "mutant $name: build failed (see $d/build.log)"; survived=$((survived+1)); continue
+  fi
+  if timeout 300 "$d/obj/Vnode_top" --seed 5 >"$d/run.log" 2>&1; then
+    if [ "$name" = baseline ]; then echo "baseline: passes ($(tail -n1 "$d/run.log"))"; ran=$((ran-1)); continue; fi
+    echo "mutant $name: SURVIVED"; survived=$((survived+1))
+  elif [ "$name" = baseline ]; then
+    echo "baseline FAILS: mutants mean nothing (see $d/run.log)"; exit 1
+  else
+    echo "mutant $name: killed ($(grep -m1 -E 'FAIL|Error|error|no completion' "$d/run.log" | cut -c1-110))"
+  fi
+done
+echo "node mutants: $ran run, $survived survived"
+[ "$survived" -eq 0 ]
