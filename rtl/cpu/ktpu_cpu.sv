@@ -11,7 +11,9 @@
 // multiply, 34 for divide), a load's W stage waiting on a slow target (X
 // holds while W waits), and a bus that does not grant.
 //
-// Data bus: dbus_req_o with we/addr/be/wdata is held until dbus_gnt_i.
+// Data bus: dbus_req_o with we/addr/be/wdata is held until dbus_gnt_i
+// (only an interrupt may withdraw a request not yet granted: nothing has
+// happened, and the instruction runs again after mret).
 // dbus_err_i, valid with gnt, refuses the access (nothing is done) and makes
 // the instruction trap with an access fault. A granted read answers with
 // dbus_rvalid_i (one or more cycles later; one read in flight at most).
