@@ -58,9 +58,11 @@ RV_CFLAGS := -march=rv32im_zicsr -mabi=ilp32 --specs=picolibc.specs -Os -g \
 
 # ---- Verilator --------------------------------------------------------------
 # Registers start random (SPEC §14): X assignments and initial values are
-# randomised; each harness also calls randReset(2) with its seed.
+# randomised; each harness also calls randReset(2) with its seed. Lint
+# warnings are reported in each build.log; an elaboration $fatal (an illegal
+# parameter) always stops the build.
 VERILATOR        := verilator
-VERILATOR_FLAGS  := --cc --exe --build -j 2 -Wall -Wno-fatal --x-assign unique --x-initial unique \
+VERILATOR_FLAGS  := --cc --exe --build -j 2 -Wall -Wno-fatal -Werror-USERFATAL --x-assign unique --x-initial unique \
                     -O2 --assert -CFLAGS "-O2 -std=c++17" -I$(GEN) $(GEN)/ktpu_pkg.sv
 
 # ---- names shared across fragments -----------------------------------------
@@ -89,9 +91,12 @@ endif
 # $(call verilate,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS)
 # Builds $(VL_DIR)/NAME/VTOP from SystemVerilog, C++ harness and C sources,
 # linked with the host reference library. The build log stays beside it.
+# The old binary is removed first: Verilator's own make does not relink when
+# only a library changed.
 define verilate
 $(VL_DIR)/$(1)/V$(2): $(3) $(GEN_SV) $(REF_LIB)
 	@mkdir -p $$(@D)
+	@rm -f $$@
 	@echo "verilate $(1)"
 	@$(VERILATOR) $(VERILATOR_FLAGS) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
 	    -CFLAGS -I$(abspath $(REF_INC)) -CFLAGS -I$(abspath $(GEN)) \
