@@ -43,6 +43,30 @@ for m in "${mutants[@]}"; do
     echo "mutant $name: caught -- $(grep -m1 -E 'FAIL|Assertion|Error|error' "$d/run.log" | cut -c1-110)"
   fi
 done
+# The EMPTY-node bench must count every stray.
+for name in stray_empty_uncounted; do
+  [ -n "${1:-}" ] && [[ $name != *$1* ]] && continue
+  d=$out/$name; mkdir -p "$d"
+  cp rtl/noc/ktpu_router.sv rtl/noc/ktpu_mesh.sv "$d/"
+  perl -pi -e 's/assign stray\[Me\] = r_out_valid\[Me\] & \{Empty,/assign stray[Me] = r_out_valid[Me] & {1\x27b0,/' "$d/ktpu_mesh.sv"
+  if cmp -s rtl/noc/ktpu_mesh.sv "$d/ktpu_mesh.sv"; then
+    echo "mutant $name: substitution did not apply (update this script)"; survived=1; continue
+  fi
+  ran=$((ran + 1))
+  if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint -O1 --assert \
+       -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=2 -DEMPTY_NODE=4" -Ibuild/gen build/gen/ktpu_pkg.sv \
+       -GWidth=3 -GHeight=2 -GEmptyNode=4 --top-module mesh_empty_top --Mdir "$d/obj" -o Vmesh_empty_top \
+       "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" tests/noc/mesh_empty_top.sv "$PWD/tests/noc/mesh_stress.cpp" \
+       >"$d/build.log" 2>&1; then
+    echo "mutant $name: build failed (see $d/build.log)"; survived=1; continue
+  fi
+  if "$d/obj/Vmesh_empty_top" --cycles 30000 --seed 4 >"$d/run.log" 2>&1; then
+    echo "mutant $name: SURVIVED (stray count passed on a broken mesh)"; survived=1
+  else
+    echo "mutant $name: caught -- $(grep -m1 'FAIL' "$d/run.log" | cut -c1-110)"
+  fi
+done
+
 # The two-plane system bench (noc_agent) must also see a broken router and a
 # broken agent.
 sys_mutants=(

@@ -26,3 +26,12 @@ $(eval $(call verilate,noc_agent,noc_agent_top,$(NOC_SRCS) $(MEM_AGENT_SRCS) rtl
 TESTS += noc_agent
 TEST_CMD.noc_agent := $(VL_DIR)/noc_agent/Vnoc_agent_top --cycles 100000 --seed 1
 TEST_DEPS += $(VL_DIR)/noc_agent/Vnoc_agent_top
+
+# A mesh with an EMPTY node: strays (outside the mesh, to the EMPTY node) are
+# counted exactly and the mesh keeps working.
+$(eval $(call verilate,noc_mesh_empty,mesh_empty_top,$(NOC_SRCS) tests/noc/mesh_empty_top.sv \
+  tests/noc/mesh_stress.cpp,-GWidth=3 -GHeight=2 -GEmptyNode=4 -CFLAGS -DMESH_W=3 -CFLAGS -DMESH_H=2 \
+  -CFLAGS -DEMPTY_NODE=4))
+TESTS += noc_mesh_empty
+TEST_CMD.noc_mesh_empty := $(VL_DIR)/noc_mesh_empty/Vmesh_empty_top --cycles 30000 --seed 4
+TEST_DEPS += $(VL_DIR)/noc_mesh_empty/Vmesh_empty_top
