@@ -467,7 +467,9 @@ module ktpu_node #(
   assign fill_go = !iq_empty && err == '0 && op == OpFill && have_free && !rd_v_q;
   assign gemm_go = !iq_empty && err == '0 && op == OpGemm && !seq_busy && fills_out == '0 &&
                    !eng_v_q && !(i_emit && job_full);
-  assign starving = !iq_empty && err == '0 && op == OpGemm && fills_out != '0;
+  // starved: the datapath has nothing to do because the next GEMM's operands
+  // are still arriving (waiting behind a running sweep is not starving)
+  assign starving = !iq_empty && err == '0 && op == OpGemm && fills_out != '0 && !seq_busy;
 
   always_comb begin
     gr_hit = 1'b0; gr_idx = '0; gr_full = 1'b1; gr_free = '0;
