@@ -84,17 +84,17 @@ module ktpu_acc #(
   localparam int unsigned GapW    = $clog2(ReuseMin + 1);
 
   if (ReuseMin != ktpu_pkg::ACC_REUSE_MIN) begin : gen_bad_reuse
-    $error("ktpu_acc: the pipeline gives REUSE_MIN %0d but data/ktpu.def says %0d",
+    $fatal(1, "ktpu_acc: the pipeline gives REUSE_MIN %0d but data/ktpu.def says %0d",
            ReuseMin, ktpu_pkg::ACC_REUSE_MIN);
   end
   if (Lanes != 16 || ktpu_pkg::ACC_TILE_BITS != Lanes * ktpu_pkg::FP22_BITS) begin : gen_bad_tile
-    $error("ktpu_acc: built for 4x4 sub-tiles of FP22");
+    $fatal(1, "ktpu_acc: built for 4x4 sub-tiles of FP22");
   end
   if (AddrW != $clog2(Depth) || (1 << AddrW) != Depth) begin : gen_bad_depth
-    $error("ktpu_acc: Depth must be a power of two and AddrW left at its default");
+    $fatal(1, "ktpu_acc: Depth must be a power of two and AddrW left at its default");
   end
   if (StRead < 1) begin : gen_bad_lat
-    $error("ktpu_acc: RAM read latency too long for the lane's T stage");
+    $fatal(1, "ktpu_acc: RAM read latency too long for the lane's T stage");
   end
 
   // ---- opcode properties ----------------------------------------------------

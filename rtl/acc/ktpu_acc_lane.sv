@@ -71,7 +71,7 @@ module ktpu_acc_lane #(
   localparam int unsigned VBias = ktpu_pkg::FP22_BIAS + NW - 1 - ktpu_pkg::BLOCK_EXP_OFFSET;
 
   if (PWidth < 8 || NW > 26) begin : gen_bad_pwidth
-    $error("ktpu_acc_lane: PWidth must be 8..19 (the aligner's DSP A port is 27 bits)");
+    $fatal(1, "ktpu_acc_lane: PWidth must be 8..19 (the aligner's DSP A port is 27 bits)");
   end
 
   function automatic logic [LzW:0] lzc_mag(input logic [MagW-1:0] x);
@@ -179,7 +179,7 @@ module ktpu_acc_lane #(
   // d beyond ShMax = 28 loses every bit anyway: clamp. Bit tests, not a
   // comparator (d > 28: d >= 32, or 29..31).
   if (ShMax != 28 || DW != 5 || BW != 7) begin : gen_bad_clamp
-    $error("ktpu_acc_lane: clamp_d is written for ShMax 28, 5-bit shifts, 7-bit exponents");
+    $fatal(1, "ktpu_acc_lane: clamp_d is written for ShMax 28, 5-bit shifts, 7-bit exponents");
   end
   function automatic logic [DW-1:0] clamp_d(input logic [BW-1:0] d);
     clamp_d = (d[6] || d[5] || (d[4] && d[3] && d[2] && (d[1] || d[0]))) ? DW'(ShMax) : d[4:0];

@@ -27,7 +27,7 @@ module ktpu_acc_r16 (
   localparam int unsigned ENorm   = ktpu_pkg::FP22_BIAS - 15 + 1;
   localparam int unsigned EOver   = ktpu_pkg::FP22_BIAS - 15 + 31;
   if (ENorm != 49 || EOver != 79) begin : gen_bad_bias
-    $error("ktpu_acc_r16: the bit tests below assume FP22 bias 63");
+    $fatal(1, "ktpu_acc_r16: the bit tests below assume FP22 bias 63");
   end
 
   // ---- first half: shift, round bit, sticky, rounded significand --------

@@ -31,7 +31,7 @@ module ktpu_fifo #(
   localparam int unsigned CW = $clog2(Depth + 1);
 
   if (Depth < 2 || (1 << AW) != Depth) begin : gen_bad_depth
-    $error("ktpu_fifo: Depth must be a power of two >= 2");
+    $fatal(1, "ktpu_fifo: Depth must be a power of two >= 2");
   end
 
   logic [AW-1:0] wptr_q, rptr_q;
