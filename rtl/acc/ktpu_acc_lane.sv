@@ -57,7 +57,6 @@ module ktpu_acc_lane #(
   localparam int unsigned SigW  = FracW + 1;        // 15 with the hidden one
   // Working sum: big significand, 2 guard bits, 1 sticky bit, 1 carry bit.
   localparam int unsigned SumW  = NW + 4;
-  localparam int unsigned SlzW  = $clog2(SumW);
   localparam int unsigned ShMax = NW + 2;           // every shift beyond it loses all bits
   localparam int unsigned DW    = $clog2(ShMax + 1);
 
@@ -79,10 +78,6 @@ module ktpu_acc_lane #(
     for (int k = 0; k < MagW; k++) if (x[k]) lzc_mag = (LzW + 1)'(MagW - 1 - k);
   endfunction
 
-  function automatic logic [SlzW:0] lzc_sum(input logic [SumW-1:0] x);
-    lzc_sum = (SlzW + 1)'(SumW);
-    for (int k = 0; k < SumW; k++) if (x[k]) lzc_sum = (SlzW + 1)'(SumW - 1 - k);
-  endfunction
 
   // ---- stage 1: magnitude, sign, scale pieces ------------------------------
   logic [MagW-1:0]  mag2_q;
@@ -256,27 +251,36 @@ module ktpu_acc_lane #(
   // ---- stage 9: normalise (MSB to bit SumW-1) -------------------------------
   // The big operand's MSB sat at bit SumW-2 with exponent eb, so bit SumW-1
   // carries exponent eb + 1.
-  // Only the top SigW+1 bits of the normalised sum are kept; the bits that
-  // would land below them are ORed through a mask instead of shifted.
-  localparam int unsigned LowW = SumW - SigW - 1;
-  logic [SlzW:0]    lz9;
-  // The low bits of the shift are pruned by synthesis; the mask replaces them.
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [SumW-1:0]  sh9;
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [LowW-1:0]  mask9;
-  assign lz9 = lzc_sum(s9_q);
-  assign sh9 = s9_q << lz9;
-  always_comb begin
-    for (int k = 0; k < LowW; k++) mask9[k] = (32'(lz9) + 32'(k)) < 32'(LowW);
+  // Leading zeros counted and removed together in five conditional shifts
+  // (16, 8, 4, 2, 1) on the sum padded to 32 bits: log depth, where a
+  // priority encoder followed by a barrel shifter was the longest LUT path.
+  if (SumW > 32) begin : gen_bad_sumw
+    $fatal(1, "ktpu_acc_lane: the normaliser is written for sums of at most 32 bits");
   end
+  logic [31:0]      w0_9, w1_9, w2_9, w3_9, w4_9;
+  // Bit 31 is the hidden one and the lowest bits are padding: not needed.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0]      w5_9;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [4:0]       lz9;
+  always_comb begin
+    w0_9   = {s9_q, (32 - SumW)'(0)};
+    lz9[4] = (w0_9[31:16] == 16'd0);  w1_9 = lz9[4] ? {w0_9[15:0], 16'd0} : w0_9;
+    lz9[3] = (w1_9[31:24] == 8'd0);   w2_9 = lz9[3] ? {w1_9[23:0], 8'd0}  : w1_9;
+    lz9[2] = (w2_9[31:28] == 4'd0);   w3_9 = lz9[2] ? {w2_9[27:0], 4'd0}  : w2_9;
+    lz9[1] = (w3_9[31:30] == 2'd0);   w4_9 = lz9[1] ? {w3_9[29:0], 2'd0}  : w3_9;
+    lz9[0] = !w4_9[31];               w5_9 = lz9[0] ? {w4_9[30:0], 1'b0}  : w4_9;
+  end
+  // w5_9[31] is the hidden one, then 14 fraction bits, the round bit, and
+  // the rest (down to the padding) is the sticky.
+  localparam int unsigned LowW = SumW - SigW - 1;
   logic [SigW-1:0]  n10_q;     // fraction (hidden one dropped) and the round bit
   logic             st10_q;
   logic signed [EW-1:0] e10_q;
   logic             sb10_q, z10_q;
   always_ff @(posedge clk_i) begin
-    n10_q  <= sh9[SumW-2 -: SigW];
-    st10_q <= (s9_q[LowW-1:0] & mask9) != '0;
+    n10_q  <= w5_9[30 -: SigW];
+    st10_q <= (w5_9[30-SigW -: LowW] != '0);
     e10_q  <= $signed(EW'(eb9_q)) + EW'(1) - $signed(EW'(lz9));
     sb10_q <= sb9_q;
     z10_q  <= (s9_q == '0);

@@ -43,7 +43,7 @@ L=rtl/acc/ktpu_acc_lane.sv; T=rtl/acc/ktpu_acc.sv; R=rtl/acc/ktpu_acc_r16.sv; F=
 mutant round_half_up     $L 's/assign inc10  = rnd10 && \(st10_q \|\| n10_q\[1\]\);/assign inc10  = rnd10;/'
 mutant no_align_sticky   $L 's/\(prod8_q\[13:0\] != 14.d0\) \|\| stp8_q/1\x27b0/'
 mutant no_preshift_stk   $L 's/assign stp7 = hi7 && /assign stp7 = 1\x27b0 && /'
-mutant no_norm_sticky    $L 's/st10_q <= \(s9_q\[LowW-1:0\] & mask9\) != .0;/st10_q <= 1\x27b0;/'
+mutant no_norm_sticky    $L 's/st10_q <= \(w5_9\[30-SigW -: LowW\] != .0\);/st10_q <= 1\x27b0;/'
 mutant no_round_carry    $L 's/assign \{eb10, frac10\} = \{e10_q, n10_q\[SigW-1:1\]\} \+ \(EW \+ 14\)\x27\(inc10\);/assign eb10 = e10_q; assign frac10 = n10_q[SigW-1:1] + 14\x27(inc10);/'
 mutant ovf_off_by_one    $L 's/\(eb10\[EW-2:7\] != .0\)/(eb10[EW-2:8] != \x270)/'
 mutant unf_off_by_one    $L 's/assign unf10 = eb10\[EW-1\] \|\| \(eb10 == .0\);/assign unf10 = eb10[EW-1];/'
@@ -67,6 +67,7 @@ mutant emit_takes_v      $T 's/\.v_zero_i   \(!op_uses_v\(op_q\[1\]\)\)/.v_zero_
 mutant send_no_read      $T 's/op_reads = op == OpAdd \|\| op == OpAddPeer \|\| op == OpSend \|\|/op_reads = op == OpAdd || op == OpAddPeer ||/'
 mutant flag_count_once   $T 's/c_aovf_q <= sat_add\(c_aovf_q, popcnt\(aovf_v\)\);/c_aovf_q <= sat_add(c_aovf_q, 5\x27(|aovf_v));/'
 mutant cmd_fifo_order    $F 's/if \(re\)     rptr_q <= rptr_q \+ AW\x27\(1\);/if (re)     rptr_q <= rptr_q + AW\x27(2);/'
+mutant norm_stage_skip   $L 's/lz9\[2\] = \(w2_9\[31:28\] == 4.d0\);/lz9[2] = 1\x27b0;/'
 mutant fifo_no_prefetch  $F 's/assign re      = \(ram_cnt_q != .0\) && \(!head_q \|\| pop_i\);/assign re      = (ram_cnt_q != \x270) \&\& !head_q;/'
 
 echo "acc mutants: $killed killed, $survived survived, $broken broken"
