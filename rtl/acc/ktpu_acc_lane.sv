@@ -73,6 +73,10 @@ module ktpu_acc_lane #(
     $fatal(1, "ktpu_acc_lane: PWidth must be 8..19 (the aligner's DSP A port is 27 bits)");
   end
 
+  function automatic logic [LzW:0] lzc_mag(input logic [MagW-1:0] x);
+    lzc_mag = (LzW + 1)'(MagW);
+    for (int k = 0; k < MagW; k++) if (x[k]) lzc_mag = (LzW + 1)'(MagW - 1 - k);
+  endfunction
 
 
   // ---- stage 1: magnitude, sign, scale pieces ------------------------------
@@ -89,34 +93,15 @@ module ktpu_acc_lane #(
   end
 
   // ---- stage 2: normalise |P| so the product needs only a 3-way fix-up ----
-  // Five conditional shifts (16, 8, 4, 2, 1) on |P| padded to 32 bits give
-  // the normalised value and the leading-zero count together, as in stage 9.
-  if (MagW > 32) begin : gen_bad_magw
-    $fatal(1, "ktpu_acc_lane: the |P| normaliser is written for at most 32 bits");
-  end
   logic [LzW:0]     lz2;
-  logic [4:0]       n2;
-  logic [31:0]      u0_2, u1_2, u2_2, u3_2, u4_2;
-  // Only the top MagW bits of the result are used; the rest is padding.
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0]      u5_2;
-  /* verilator lint_on UNUSEDSIGNAL */
-  always_comb begin
-    u0_2  = {mag2_q, (32 - MagW)'(0)};
-    n2[4] = (u0_2[31:16] == 16'd0);  u1_2 = n2[4] ? {u0_2[15:0], 16'd0} : u0_2;
-    n2[3] = (u1_2[31:24] == 8'd0);   u2_2 = n2[3] ? {u1_2[23:0], 8'd0}  : u1_2;
-    n2[2] = (u2_2[31:28] == 4'd0);   u3_2 = n2[2] ? {u2_2[27:0], 4'd0}  : u2_2;
-    n2[1] = (u3_2[31:30] == 2'd0);   u4_2 = n2[1] ? {u3_2[29:0], 2'd0}  : u3_2;
-    n2[0] = !u4_2[31];               u5_2 = n2[0] ? {u4_2[30:0], 1'b0}  : u4_2;
-  end
-  assign lz2 = (LzW + 1)'(n2);
+  assign lz2 = lzc_mag(mag2_q);
   logic [MagW-1:0]  np3_q;   // DSP A input register
   logic [7:0]       m3_q;    // DSP B input register
   logic [LzW:0]     lz3_q;
   logic             sgn3_q, zero3_q;
   logic [5:0]       e3_q;
   always_ff @(posedge clk_i) begin
-    np3_q   <= u5_2[31 -: MagW];
+    np3_q   <= mag2_q << lz2;
     m3_q    <= m2_q;
     lz3_q   <= lz2;
     sgn3_q  <= sgn2_q;

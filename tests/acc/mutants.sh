@@ -68,7 +68,6 @@ mutant send_no_read      $T 's/op_reads = op == OpAdd \|\| op == OpAddPeer \|\| 
 mutant flag_count_once   $T 's/c_aovf_q <= sat_add\(c_aovf_q, popcnt\(aovf_v\)\);/c_aovf_q <= sat_add(c_aovf_q, 5\x27(|aovf_v));/'
 mutant cmd_fifo_order    $F 's/if \(re\)     rptr_q <= rptr_q \+ AW\x27\(1\);/if (re)     rptr_q <= rptr_q + AW\x27(2);/'
 mutant norm_stage_skip   $L 's/lz9\[2\] = \(w2_9\[31:28\] == 4.d0\);/lz9[2] = 1\x27b0;/'
-mutant pnorm_stage_skip  $L 's/n2\[3\] = \(u1_2\[31:24\] == 8.d0\);/n2[3] = 1\x27b0;/'
 mutant fifo_no_prefetch  $F 's/assign re      = \(ram_cnt_q != .0\) && \(!head_q \|\| pop_i\);/assign re      = (ram_cnt_q != \x270) \&\& !head_q;/'
 
 echo "acc mutants: $killed killed, $survived survived, $broken broken"
