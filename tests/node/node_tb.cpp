@@ -94,12 +94,11 @@ static Flit wait_done(int txn, long limit = 200000) {
         }
         tick();
     }
-    printf("FAIL: no completion for txn %d after %ld cycles\n", txn, limit);
-    fails++;
-    Flit z;
-    memset(&z, 0, sizeof z);
-    z.w[0] = 0xFF;
-    return z;
+    // a stuck node: nothing after this can be trusted
+    printf("FAIL: no completion for txn %d after %ld cycles (cycle %llu)\n", txn, limit,
+           (unsigned long long)cyc);
+    printf("node bench: %ld checks, %ld failed (stopped: time-out)\n", checks, fails + 1);
+    exit(1);
 }
 static int code(const Flit &f) { return (f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255; }
 
@@ -425,6 +424,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);
     Verilated::commandArgs(argc, argv);
     Verilated::randReset(2);
     Verilated::randSeed(seed);

@@ -102,6 +102,6 @@ module node_top #(
     end
   end
   logic unused_ok;
-  assign unused_ok = ^{rq_in_r, rs_in_r};
+  assign unused_ok = ^{rq_in_r, rs_in_r, rs_out_v, rs_out_f};  // the agent's place sinks
 endmodule
 `default_nettype wire
