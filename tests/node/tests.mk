@@ -18,7 +18,7 @@ TEST_DEPS += $(VL_DIR)/node2/Vnode_top $(VL_DIR)/node1/Vnode_top $(VL_DIR)/node4
 # Cycles and % of peak of the bench GEMMs, cycles per L1 entry of a fill.
 BENCH_DEPS += $(VL_DIR)/node2/Vnode_top $(VL_DIR)/node4/Vnode_top
 BENCH_CMDS += mkdir -p build/bench && $(VL_DIR)/node2/Vnode_top --seed 1 --csv build/bench/node2.csv \
-  && $(VL_DIR)/node4/Vnode_top --seed 1 --csv build/bench/node4.csv
+  && $(VL_DIR)/node4/Vnode_top --seed 1 --csv build/bench/node4.csv ;
 
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV) $(GEN_H)
-REGRESS_CMDS += tests/node/mutants.sh
+REGRESS_CMDS += tests/node/mutants.sh ;
