@@ -90,16 +90,18 @@ endif
 
 # $(call verilate,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS)
 # Builds $(VL_DIR)/NAME/VTOP from SystemVerilog, C++ harness and C sources,
-# linked with the host reference library. The build log stays beside it.
+# linked with the host reference library; harnesses may include the shared
+# bench helpers in tests/common (ktpu_tb.h: random stream, check counters). The build log stays beside it.
 # The old binary is removed first: Verilator's own make does not relink when
 # only a library changed.
+TB_COMMON := tests/common
 define verilate
-$(VL_DIR)/$(1)/V$(2): $(3) $(GEN_SV) $(REF_LIB)
+$(VL_DIR)/$(1)/V$(2): $(3) $(GEN_SV) $(REF_LIB) $(wildcard $(TB_COMMON)/*.h)
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	@echo "verilate $(1)"
 	@$(VERILATOR) $(VERILATOR_FLAGS) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
-	    -CFLAGS -I$(abspath $(REF_INC)) -CFLAGS -I$(abspath $(GEN)) \
+	    -CFLAGS -I$(abspath $(REF_INC)) -CFLAGS -I$(abspath $(GEN)) -CFLAGS -I$(abspath $(TB_COMMON)) \
 	    $(foreach f,$(3),$(abspath $(f))) $(abspath $(REF_LIB)) >$$(@D)/build.log 2>&1 \
 	  || { tail -n 40 $$(@D)/build.log; exit 1; }
 endef

@@ -37,25 +37,12 @@
 #include "Vmem_agent_top__Dpi.h"
 #include "svdpi.h"
 #include "verilated.h"
+
+#include "ktpu_tb.h"
 extern "C" {
 #include "ktpu_ref.h"
 }
 
-static uint64_t rs;
-static uint32_t rnd() {
-  rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27;
-  return (uint32_t)((rs * 2685821657736338717ull) >> 32);
-}
-static bool chance(unsigned pct) { return rnd() % 100 < pct; }
-
-static unsigned long long checks, fails;
-#define CHECK(cond, ...)                                                    \
-  do {                                                                      \
-    checks++;                                                               \
-    if (!(cond)) {                                                          \
-      if (fails++ < 15) { printf("FAIL: " __VA_ARGS__); printf("\n"); }     \
-    }                                                                       \
-  } while (0)
 
 // ---- constants from the single source of truth ------------------------------
 static const int AGENT_X = 1, AGENT_Y = 0;
@@ -412,7 +399,7 @@ int main(int argc, char **argv) {
     else if (argv[i][0] == '+') {}
     else { fprintf(stderr, "mem_agent_tb: unknown argument %s\n", argv[i]); return 2; }
   }
-  rs = seed * 0x9E3779B97F4A7C15ull + 3;
+  tb_seed(seed, 3);
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->randReset(2);
   ctx->randSeed((int)(seed & 0x7fffffff));

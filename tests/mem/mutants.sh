@@ -35,14 +35,14 @@ mutants=(
 )
 run_quant() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
-    --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen" -Ibuild/gen build/gen/ktpu_pkg.sv \
+    --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
     --top-module ktpu_quant --Mdir "$1/obj" -o Vktpu_quant "$1/ktpu_quant.sv" \
     "$PWD/tests/mem/quant_tb.cpp" "$REF_LIB" >"$1/build.log" 2>&1 || return 2
   "$1/obj/Vktpu_quant" --random 3000 --seed 9 >"$1/run.log" 2>&1
 }
 run_agent() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
-    --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen" -Ibuild/gen build/gen/ktpu_pkg.sv \
+    --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
     --top-module mem_agent_top --Mdir "$1/obj" -o Vmem_agent_top rtl/prim/ktpu_ram.sv rtl/prim/ktpu_fifo.sv \
     "$1/ktpu_quant.sv" "$1/ktpu_mem_iter.sv" "$1/ktpu_mem_agent.sv" rtl/mem/ktpu_dram.sv \
     tests/mem/mem_agent_top.sv "$PWD/tests/mem/mem_agent_tb.cpp" "$REF_LIB" >"$1/build.log" 2>&1 || return 2

@@ -21,15 +21,12 @@
 
 #include "Vktpu_quant.h"
 #include "verilated.h"
+
+#include "ktpu_tb.h"
 extern "C" {
 #include "ktpu_ref.h"
 }
 
-static uint64_t rs;
-static uint32_t rnd() {
-  rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27;
-  return (uint32_t)((rs * 2685821657736338717ull) >> 32);
-}
 
 struct Block { uint16_t x[32]; int cls; };
 static const char *cls_name[] = {"every-peak", "random", "subnormal", "ties", "non-finite", "zero"};
@@ -63,7 +60,7 @@ int main(int argc, char **argv) {
     else if (argv[i][0] == '+') {}
     else { fprintf(stderr, "quant_tb: unknown argument %s\n", argv[i]); return 2; }
   }
-  rs = seed * 0x9E3779B97F4A7C15ull + 7;
+  tb_seed(seed, 7);
 
   std::vector<Block> blocks;
   // every peak magnitude

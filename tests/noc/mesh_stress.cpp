@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "verilated.h"
+
+#include "ktpu_tb.h"
 #ifdef EMPTY_NODE  // the mesh_empty_top variant: one EMPTY node, stray checks
 #include "Vmesh_empty_top.h"
 typedef Vmesh_empty_top Top;
@@ -40,12 +42,6 @@ static const int EMPTY = -1;
 static const int NN = MESH_W * MESH_H;
 static_assert(NN <= 32, "the bench keeps valid/ready vectors in 32 bits");
 
-static uint64_t rng_state;
-static uint32_t rnd() {  // xorshift64*
-  rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
-  return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
-static bool chance(unsigned pct) { return rnd() % 100 < pct; }
 
 struct Flit { uint32_t w[9]; };  // w[8] = header
 
@@ -59,15 +55,6 @@ static uint32_t csum(const Flit &f) {
   return h ^ f.w[8];
 }
 
-static unsigned long long checks, fails;
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    checks++;                                                     \
-    if (!(cond)) {                                                \
-      if (fails++ < 10) { printf("FAIL: " __VA_ARGS__); printf("\n"); } \
-    }                                                             \
-  } while (0)
-
 int main(int argc, char **argv) {
   unsigned long long cycles = 100000, seed = 1;
   for (int i = 1; i < argc; i++) {
@@ -76,7 +63,7 @@ int main(int argc, char **argv) {
     else if (argv[i][0] == '+') {}
     else { fprintf(stderr, "mesh_stress: unknown argument %s\n", argv[i]); return 2; }
   }
-  rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
+  tb_seed(seed, 1);
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->randReset(2);
   ctx->randSeed((int)(seed & 0x7fffffff));

@@ -26,26 +26,13 @@
 #include "Vnoc_agent_top__Dpi.h"
 #include "svdpi.h"
 #include "verilated.h"
+
+#include "ktpu_tb.h"
 extern "C" {
 #include "ktpu_ref.h"
 }
 
 static const int MW = 3, MH = 3, NN = MW * MH, AX = 1, AY = 0, AG = AY * MW + AX;
-static uint64_t rs;
-static uint32_t rnd() {
-  rs ^= rs >> 12; rs ^= rs << 25; rs ^= rs >> 27;
-  return (uint32_t)((rs * 2685821657736338717ull) >> 32);
-}
-static bool chance(unsigned pct) { return rnd() % 100 < pct; }
-static unsigned long long checks, fails;
-#define CHECK(cond, ...)                                                    \
-  do {                                                                      \
-    checks++;                                                               \
-    if (!(cond)) {                                                          \
-      if (fails++ < 15) { printf("FAIL: " __VA_ARGS__); printf("\n"); }     \
-    }                                                                       \
-  } while (0)
-
 struct Flit { uint32_t w[9]; };
 static uint32_t hdr(int d, int s, unsigned type, unsigned txn, int last) {
   return (uint32_t)(d % MW) << KTPU_FLIT_DST_X_LSB | (uint32_t)(d / MW) << KTPU_FLIT_DST_Y_LSB |
@@ -218,7 +205,7 @@ int main(int argc, char **argv) {
     else if (argv[i][0] == '+') {}
     else { fprintf(stderr, "noc_agent_tb: unknown argument %s\n", argv[i]); return 2; }
   }
-  rs = seed * 0x9E3779B97F4A7C15ull + 11;
+  tb_seed(seed, 11);
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->randReset(2);
   ctx->randSeed((int)(seed & 0x7fffffff));
