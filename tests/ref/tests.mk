@@ -17,9 +17,9 @@ TESTS += ref_cli
 TEST_CMD.ref_cli := tests/ref/cli_test.sh $(KTPU_REF)
 
 # The hand-derived self-test, on the host and linked for rv32im/picolibc
-# against $(REF_LIB_RV32). The rv32 ELF is only built and inspected here
-# (it must be a 32-bit RISC-V executable with the reference linked in);
-# running it belongs to the SoC's firmware self-test. picolibc's multilib
+# against $(REF_LIB_RV32). This bare rv32 ELF is built and inspected (a
+# 32-bit RISC-V executable with the reference linked in); ref_selftest_soc
+# below runs the same source on the simulated core. picolibc's multilib
 # is chosen by -march at link time, and "rv32im_zicsr" matches none, so the
 # link names rv32im.
 REF_SELFTEST_RV32 := $(BUILD)/rv32/ref_selftest.elf
@@ -38,3 +38,16 @@ TEST_CMD.ref_rv32_build := tests/ref/rv32_check.sh $(REF_SELFTEST_RV32) $(REF_LI
 # test above fail); minutes, so `make regress` rather than `make test`.
 REGRESS_DEPS += $(GEN_H)
 REGRESS_CMDS += tests/ref/mutants.sh ;
+
+# The same self-test run on the simulated SoC: the rv32 reference library on
+# our own core, linked with the firmware runtime (printf on the UART, the
+# failure count through exit() to SIM_EXIT). This is the check an FPGA user
+# runs with no host attached.
+REF_SELFTEST_SOC := $(FW_DIR)/ref_selftest.elf
+$(REF_SELFTEST_SOC): tests/ref/selftest.c $(REF_LIB_RV32) $(REF_HDRS) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -I$(REF_INC) -DKTPU_SELFTEST_STDIO -c -o $(@:.elf=.o) $<
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(@:.elf=.o) $(REF_LIB_RV32) $(FW_RT_OBJS)
+TEST_DEPS += $(REF_SELFTEST_SOC) $(KTPU_SIM)
+TESTS += ref_selftest_soc
+TEST_CMD.ref_selftest_soc := $(KTPU_SIM) $(REF_SELFTEST_SOC)
