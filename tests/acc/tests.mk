@@ -23,8 +23,7 @@ REGRESS_CMDS += for s in 11 12 13 14 15 16 17 18; do $(ACC_TB) --seed $$s --lat 
 CLUSTER_ACC_TB := $(VL_DIR)/cluster_acc/Vtb_cluster_acc
 $(eval $(call verilate,cluster_acc,tb_cluster_acc,$(DSP48E2_SRCS) $(CLUSTER_DP_SRCS) $(ACC_SRCS) \
   tests/acc/tb_cluster_acc.sv tests/acc/cluster_tb.cpp,\
-  $(DSP48E2_VFLAGS) -Werror-USERFATAL -CFLAGS -I$(abspath tests/dsp)))
-$(CLUSTER_ACC_TB): tests/dsp/ktpu_tb_clock.h
+  $(DSP48E2_VFLAGS) -Werror-USERFATAL))
 TESTS += acc_cluster
 TEST_CMD.acc_cluster := $(CLUSTER_ACC_TB) 1
 TEST_DEPS += $(CLUSTER_ACC_TB)

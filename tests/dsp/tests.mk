@@ -3,7 +3,7 @@
 # it against the vendor model unchanged. -Werror-USERFATAL: an attribute value
 # the model refuses ($fatal at elaboration) must stop the build, even though
 # the shared flags carry -Wno-fatal.
-DP_VFLAGS := $(DSP48E2_VFLAGS) -Werror-USERFATAL -CFLAGS -I$(abspath tests/dsp)
+DP_VFLAGS := $(DSP48E2_VFLAGS) -Werror-USERFATAL
 
 $(eval $(call verilate,dsp_mx_mac,tb_mx_mac,$(DSP48E2_SRCS) $(MX_MAC_SRCS) \
   tests/dsp/tb_mx_mac.sv tests/dsp/mx_mac_tb.cpp,$(DP_VFLAGS)))
@@ -17,10 +17,6 @@ TEST_DEPS += $(VL_DIR)/dsp_mx_mac/Vtb_mx_mac
 TESTS += dsp_iface
 TEST_CMD.dsp_iface := tests/dsp/dsp48e2_iface.sh
 
-# The shared harness header is not a verilator source; rebuild on its change.
-$(VL_DIR)/dsp_mx_mac/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp \
-  $(VL_DIR)/prim_ram/Vtb_ram: tests/dsp/ktpu_tb_clock.h
-
 # The same two benches, unchanged, against a stand-in for the vendor model
 # (tests/dsp/vendor_mock/: `timescale 1 ps, glbl.GSR for 100 ns, #1 attribute
 # decode, built with the vendor flags): proves the DSP48E2_MODEL plumbing,
@@ -28,15 +24,13 @@ $(VL_DIR)/dsp_mx_mac/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp \
 # file: make test DSP48E2_MODEL=/path/DSP48E2.v.
 VENDOR_MOCK       := $(BUILD)/vendor_mock/DSP48E2.v
 VENDOR_MOCK_SRCS  := $(VENDOR_MOCK) tests/dsp/vendor_mock/glbl.v
-VENDOR_MOCK_FLAGS := --timing +define+KTPU_GLBL -Werror-USERFATAL -CFLAGS -I$(abspath tests/dsp)
+VENDOR_MOCK_FLAGS := --timing +define+KTPU_GLBL -Werror-USERFATAL
 $(VENDOR_MOCK): rtl/dsp/DSP48E2.sv tests/dsp/vendor_mock/make_mock.sh
 	tests/dsp/vendor_mock/make_mock.sh $@
 $(eval $(call verilate,dsp_mx_mac_mock,tb_mx_mac,$(VENDOR_MOCK_SRCS) $(MX_MAC_SRCS) \
   tests/dsp/tb_mx_mac.sv tests/dsp/mx_mac_tb.cpp,$(VENDOR_MOCK_FLAGS)))
 $(eval $(call verilate,tensor_cluster_dp_mock,tb_cluster_dp,$(VENDOR_MOCK_SRCS) \
   $(CLUSTER_DP_SRCS) tests/tensor/tb_cluster_dp.sv tests/tensor/cluster_dp_tb.cpp,$(VENDOR_MOCK_FLAGS)))
-$(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp_mock/Vtb_cluster_dp: \
-  tests/dsp/ktpu_tb_clock.h
 
 TESTS += dsp_vendor_mock
 TEST_CMD.dsp_vendor_mock := $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac 2 5000 && \
@@ -47,7 +41,6 @@ TEST_DEPS += $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp_mo
 # register-level second model, random enables and resets (docs/datapath.md §5).
 $(eval $(call verilate,dsp_cfg,tb_dsp_cfg,$(DSP48E2_SRCS) tests/dsp/tb_dsp_cfg.sv \
   tests/dsp/dsp_cfg_tb.cpp,$(DP_VFLAGS)))
-$(VL_DIR)/dsp_cfg/Vtb_dsp_cfg: tests/dsp/ktpu_tb_clock.h
 TESTS += dsp_cfg
 TEST_CMD.dsp_cfg := $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg 1 20000
 TEST_DEPS += $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg

@@ -1,7 +1,7 @@
 # Primitive benches: the RAM wrapper against a shadow array, and the
 # elaboration errors (illegal parameters must stop the build).
 $(eval $(call verilate,prim_ram,tb_ram,$(RAM_SRCS) tests/prim/tb_ram.sv tests/prim/ram_tb.cpp,\
-  -Werror-USERFATAL -CFLAGS -I$(abspath tests/dsp)))
+  -Werror-USERFATAL))
 
 TESTS += prim_ram prim_elab_errors
 TEST_CMD.prim_ram := $(VL_DIR)/prim_ram/Vtb_ram 1 20000

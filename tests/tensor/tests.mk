@@ -4,7 +4,6 @@ $(eval $(call verilate,tensor_cluster_dp,tb_cluster_dp,$(DSP48E2_SRCS) $(CLUSTER
 
 $(eval $(call verilate,tensor_tcu,tb_tcu,$(DSP48E2_SRCS) $(TCU_SRCS) \
   tests/tensor/tb_tcu.sv tests/tensor/tcu_tb.cpp,$(DP_VFLAGS)))
-$(VL_DIR)/tensor_tcu/Vtb_tcu: tests/dsp/ktpu_tb_clock.h
 
 TESTS += tensor_tcu
 TEST_CMD.tensor_tcu := $(VL_DIR)/tensor_tcu/Vtb_tcu 1 5000
