@@ -18,6 +18,8 @@ struct item {
     unsigned long value;
     int is_hex; /* masks and register offsets: unsigned hex in C */
     char doc[DOC_LEN];
+    char group[NAME_LEN]; /* enums: the GROUP, for the name lists */
+    char ename[NAME_LEN]; /* enums: the NAME inside it */
 };
 
 static struct item items[MAX_ITEMS];
@@ -106,6 +108,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(tok[0], "enum") && nt == 4) {
             check_ident(tok[1]); check_ident(tok[2]);
             add(tok[1], tok[2], NULL, parse_num(tok[3]), 0, doc);
+            snprintf(items[n_items - 1].group, NAME_LEN, "%s", tok[1]);
+            snprintf(items[n_items - 1].ename, NAME_LEN, "%s", tok[2]);
         } else if (!strcmp(tok[0], "field") && nt == 5) {
             check_ident(tok[1]); check_ident(tok[2]);
             unsigned long msb = parse_num(tok[3]), lsb = parse_num(tok[4]);
@@ -153,6 +157,29 @@ int main(int argc, char **argv)
             fprintf(h, "#define KTPU_%s %lu\n", it->name, it->value);
     }
     fprintf(sv, "endpackage\n`endif\n");
+    /* Per enum group, an X-macro list so C code can name codes from this one
+     * table (error messages say CLERR_MEM, not 11): KTPU_<GROUP>_LIST(X)
+     * expands X(NAME, VALUE, "doc") for each member, in file order. */
+    for (int i = 0; i < n_items; i++) {
+        if (!items[i].group[0]) continue;
+        int first = 1;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(items[j].group, items[i].group)) first = 0;
+        if (!first) continue;
+        fprintf(h, "\n/* X(NAME, VALUE, DOC) for every %s_* code */\n#define KTPU_%s_LIST(X)",
+                items[i].group, items[i].group);
+        for (int j = i; j < n_items; j++) {
+            if (strcmp(items[j].group, items[i].group)) continue;
+            fprintf(h, " \\\n    X(%s, %lu, \"", items[j].ename, items[j].value);
+            for (const char *d = items[j].doc; *d; d++) {
+                if (*d == '"' || *d == '\\') fputc('\\', h);
+                fputc(*d, h);
+            }
+            fputc('"', h);
+            fputc(')', h);
+        }
+        fputc('\n', h);
+    }
     fprintf(h, "\n#endif\n");
     if (fclose(sv) || fclose(h)) { perror("output"); return 1; }
     return 0;

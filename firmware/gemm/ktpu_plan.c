@@ -1,0 +1,231 @@
+/* GEMM planner: tile choice, K partition, per-cluster instruction streams.
+ * Portable C99 (host test: tests/fw/plan_test.c). The safety argument for
+ * each choice is in docs/gemm.md; the host test checks it on every plan.
+ *
+ * KTPU_PLAN_MUTANT=n compiles a deliberately broken planner (tests/fw only):
+ * each one must make the host test fail. */
+#include "ktpu_plan.h"
+
+#ifndef KTPU_PLAN_MUTANT
+#define KTPU_PLAN_MUTANT 0
+#endif
+#define MUT(n) (KTPU_PLAN_MUTANT == (n))
+
+static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+static unsigned cdiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
+
+const char *ktpu_plan_err_name(enum ktpu_plan_err e)
+{
+    switch (e) {
+    case KTPU_PLAN_OK: return "ok";
+    case KTPU_PLAN_SHAPE: return "M, N, K zero or not multiples of 4, 4, 32";
+    case KTPU_PLAN_FMT: return "operand format is neither FP16 nor MXFP7";
+    case KTPU_PLAN_CLUSTERS: return "no clusters";
+    case KTPU_PLAN_CAPACITY: return "L1 or accumulator too small for one sub-tile";
+    case KTPU_PLAN_RANGE: return "shape or stride overflows the 32-bit address space";
+    }
+    return "unknown planner error";
+}
+
+/* Cost of one tile size, in cycles of the busiest resource (a model, used
+ * only to choose; correctness never depends on it). Per cluster: the sweep
+ * (one sub-tile per cycle, padded to REUSE_MIN, plus a fixed start per GEMM)
+ * plus the fused drain's slow last pass (about 3 cycles per sub-tile through
+ * the memory agent's write front end, docs/node.md); the one memory port
+ * carries every cluster's operand beats and drain bursts; the one CPU issues
+ * every instruction (about CPU_PER_INSTR cycles each, compose + completion);
+ * the first chunk's fill is not hidden. */
+#define CPU_PER_INSTR 150u
+#define GEMM_START 40u
+static uint64_t tile_cost(const struct ktpu_plan *p, unsigned gm, unsigned gn)
+{
+    unsigned ncl = p->cfg.clusters, half = p->cfg.l1_depth / 2;
+    unsigned ntm = cdiv(p->gmt, gm), ntn = cdiv(p->gnt, gn);
+    uint64_t tiles = (uint64_t)ntm * ntn, tpc = (tiles + ncl - 1) / ncl;
+    uint64_t bpe = p->bpb / 8;               /* DRAM beats per L1 entry: 4 lanes x bpb / 32 */
+    uint64_t sub = (uint64_t)gm * gn;
+    int bres = (uint64_t)gn * p->nkb <= half;
+    unsigned nk_max = umin(p->nkb, half / gm);
+    if (!bres) nk_max = umin(nk_max, half / gn);
+    uint64_t chunks = cdiv(p->nkb, nk_max) + (p->nkb > 1);
+    uint64_t sweep = tpc * (umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START);
+    uint64_t a_beats = tpc * gm * p->nkb * bpe;
+    uint64_t b_tiles = bres ? (tpc + ntm - 1) / ntm + 1 : tpc;
+    uint64_t b_beats = b_tiles * gn * p->nkb * bpe;
+    uint64_t mem = ncl * (a_beats + b_beats + tpc * sub * 3);
+    uint64_t cpu = tiles * chunks * (bres ? 2 : 3) * CPU_PER_INSTR;
+    uint64_t prologue = (uint64_t)(gm + gn) * bpe * ncl * 2;
+    uint64_t worst = sweep > mem ? sweep : mem;
+    return (worst > cpu ? worst : cpu) + prologue;
+}
+
+/* Candidate sizes along one dimension of t groups, at most lim: powers of
+ * two, and t split in j equal parts (edge tiles as large as the rest). */
+static unsigned candidate(unsigned t, unsigned lim, unsigned i)
+{
+    if (i < 10) return umin(1u << i, umin(t, lim));
+    return umin(cdiv(t, i - 9), lim);
+}
+#define N_CAND 18
+
+enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
+{
+    const unsigned max_dim = 1u << 24;
+    p->cfg = *cfg;
+    if (!cfg->m || !cfg->n || !cfg->k || cfg->m % 4 || cfg->n % 4 || cfg->k % 32)
+        return KTPU_PLAN_SHAPE;
+    if (cfg->fmt != KTPU_FMT_FP16 && cfg->fmt != KTPU_FMT_MX) return KTPU_PLAN_FMT;
+    if (!cfg->clusters) return KTPU_PLAN_CLUSTERS;
+    if (cfg->l1_depth < 2 || cfg->acc_depth < 1) return KTPU_PLAN_CAPACITY;
+    if (cfg->m > max_dim || cfg->n > max_dim || cfg->k > max_dim) return KTPU_PLAN_RANGE;
+    p->bpb = cfg->fmt == KTPU_FMT_FP16 ? 64u : 32u;
+    /* Every address the plan forms is at most base + (rows-1) * stride + row bytes. */
+    if ((uint64_t)cfg->a + (uint64_t)(cfg->m - 1) * cfg->lda + (uint64_t)(cfg->k / 32) * p->bpb > 0xFFFFFFFFull ||
+        (uint64_t)cfg->b + (uint64_t)(cfg->n - 1) * cfg->ldb + (uint64_t)(cfg->k / 32) * p->bpb > 0xFFFFFFFFull ||
+        (uint64_t)cfg->c + (uint64_t)(cfg->m - 1) * cfg->ldc + 2ull * cfg->n > 0xFFFFFFFFull)
+        return KTPU_PLAN_RANGE;
+    p->gmt = cfg->m / 4;
+    p->gnt = cfg->n / 4;
+    p->nkb = cfg->k / 32;
+
+    unsigned half = cfg->l1_depth / 2;
+    unsigned acc = MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth;
+    uint64_t best = ~0ull;
+    p->gm = p->gn = 0;
+    for (unsigned i = 0; i < N_CAND; i++) {
+        unsigned gm = candidate(p->gmt, umin(half, acc), i);
+        for (unsigned j = 0; j < N_CAND; j++) {
+            unsigned gn = candidate(p->gnt, umin(half, acc / gm), j);
+            if (!gn) continue;
+            uint64_t c = tile_cost(p, gm, gn);
+            /* ties: the larger tile (fewer instructions) */
+            if (c < best || (c == best && gm * gn > p->gm * p->gn)) {
+                best = c;
+                p->gm = gm;
+                p->gn = gn;
+            }
+        }
+    }
+    if (!p->gm) return KTPU_PLAN_CAPACITY;
+    p->ntm = cdiv(p->gmt, p->gm);
+    p->ntn = cdiv(p->gnt, p->gn);
+    if ((uint64_t)p->ntm * p->ntn > 0x7FFFFFFFull / (cfg->clusters + 1)) return KTPU_PLAN_RANGE;
+    p->ntiles = p->ntm * p->ntn;
+    /* BT of one column block resident for the whole of K, chunk-major, in
+     * one half of L1 B (the other half takes the next column block's). */
+    p->b_resident = (uint64_t)p->gn * p->nkb <= half;
+    p->nk_max = umin(p->nkb, half / p->gm);
+    if (!p->b_resident) p->nk_max = umin(p->nk_max, half / p->gn);
+    if (MUT(6)) p->nk_max++;
+    /* A short first chunk: the first sweep starts after a quarter of the
+     * fill; chunks then grow by half (ktpu_plan_next_chunk). */
+    p->nk_first = umax(1u, p->nk_max / 4);
+    return KTPU_PLAN_OK;
+}
+
+unsigned ktpu_plan_next_chunk(const struct ktpu_plan *p, unsigned kb0, unsigned nk)
+{
+    unsigned next = kb0 + nk;
+    if (next >= p->nkb) return 0;
+    unsigned size = umin(p->nk_max, nk + umax(1u, nk / 2));
+    return umin(size, p->nkb - next);
+}
+
+void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_cursor *cur)
+{
+    unsigned ncl = p->cfg.clusters;
+    /* contiguous ranges of the column-block-major tile order: a cluster's
+     * consecutive tiles share their BT column block */
+    cur->tile = (unsigned)((uint64_t)p->ntiles * cl / ncl);
+    cur->tile_end = (unsigned)((uint64_t)p->ntiles * (cl + 1) / ncl);
+    if (MUT(5) && cl == 0 && cur->tile_end > cur->tile) cur->tile_end--;
+    cur->kb0 = 0;
+    cur->nk = umin(p->nk_first, p->nkb);
+    cur->step = 0;
+    cur->a_half = 0;
+    cur->b_half = 1;
+    cur->b_col = ~0u;
+    cur->b_fill = 0;
+    cur->status_sent = 0;
+}
+
+int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op)
+{
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    unsigned half = cfg->l1_depth / 2;
+    struct ktpu_plan_op o = {0};
+
+    if (cur->tile >= cur->tile_end) {
+        if (cur->status_sent) return 0;
+        cur->status_sent = 1;
+        o.kind = KTPU_CLOP_STATUS;
+        *op = o;
+        return 1;
+    }
+    unsigned bm = cur->tile % p->ntm, bn = cur->tile / p->ntm;
+    o.tile = cur->tile;
+    o.g0 = bm * p->gm;
+    o.h0 = bn * p->gn;
+    unsigned gm = umin(p->gm, p->gmt - o.g0), gn = umin(p->gn, p->gnt - o.h0);
+    o.kb0 = cur->kb0;
+    o.nk = cur->nk;
+    o.fmt = cfg->fmt;
+    unsigned a_off = (MUT(3) ? 0 : cur->a_half) * half;
+
+    if (cur->step == 0) {
+        o.kind = KTPU_CLOP_FILL;
+        o.side = 0;
+        o.off = a_off;
+        o.gm = gm;
+        o.base = cfg->a + 4 * o.g0 * cfg->lda + cur->kb0 * p->bpb;
+        o.stride = cfg->lda;
+        cur->step = 1;
+        *op = o;
+        return 1;
+    }
+    if (cur->step == 1) {
+        cur->step = 2;
+        if (p->b_resident && cur->kb0 == 0) {
+            cur->b_fill = bn != cur->b_col;
+            if (cur->b_fill) {
+                cur->b_col = bn;
+                if (!MUT(4)) cur->b_half ^= 1;
+            }
+        }
+        if (!p->b_resident || cur->b_fill) {
+            o.kind = KTPU_CLOP_FILL;
+            o.side = 1;
+            o.off = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
+            o.gm = gn;
+            o.base = cfg->b + 4 * o.h0 * cfg->ldb + (MUT(9) ? 0 : cur->kb0 * p->bpb);
+            o.stride = cfg->ldb;
+            *op = o;
+            return 1;
+        }
+    }
+    /* step 2: the sweep */
+    o.kind = KTPU_CLOP_GEMM;
+    o.aoff = a_off;
+    o.boff = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
+    o.toff = 0;
+    o.gm = gm;
+    o.gn = gn;
+    o.acc = MUT(2) ? 0 : cur->kb0 > 0;
+    o.emit = MUT(1) ? cur->kb0 == 0 : cur->kb0 + cur->nk == p->nkb;
+    o.base = cfg->c + 4 * o.g0 * cfg->ldc + (MUT(8) ? 4 : 8) * o.h0;
+    o.stride = cfg->ldc;
+    *op = o;
+    cur->a_half ^= 1;
+    cur->step = 0;
+    unsigned nk = ktpu_plan_next_chunk(p, cur->kb0, cur->nk);
+    if (nk) {
+        cur->kb0 += cur->nk;
+        cur->nk = nk;
+    } else {
+        cur->tile++;
+        cur->kb0 = 0;
+        cur->nk = umin(p->nk_first, p->nkb);
+    }
+    return 1;
+}

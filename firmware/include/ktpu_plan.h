@@ -1,0 +1,101 @@
+/* GEMM planner (SPEC §10): portable C99, no allocation. Compiled into the
+ * GEMM firmware and, unchanged, into the host test tests/fw/plan_test.c.
+ *
+ * The plan is a function, not a list: ktpu_plan_next() yields one cluster's
+ * next instruction from a small cursor, so a shape of any size plans in
+ * constant memory. Every cluster's stream is
+ *
+ *   for each C tile given to it (column-block major):
+ *     for each K chunk [kb0, kb1) (same partition for every tile):
+ *       FILL A chunk -> L1 A half (alternating per chunk)
+ *       FILL B chunk -> L1 B (resident: once per column block; else a half)
+ *       GEMM  acc = (chunk > 0), emit = (last chunk)      tile at TOFF 0
+ *   STATUS                                            (the barrier)
+ *
+ * See docs/gemm.md for why each part is safe (the double-buffer argument)
+ * and for a worked example. Split-K across clusters is not planned. */
+#ifndef KTPU_PLAN_H
+#define KTPU_PLAN_H
+
+#include <stdint.h>
+
+#include "ktpu_defs.h"
+
+/* What a job asks for (addresses are DRAM byte offsets). */
+struct ktpu_plan_cfg {
+    uint32_t m, n, k;        /* C is m x n; A m x k, BT n x k (m, n % 4, k % 32 == 0) */
+    uint32_t fmt;            /* KTPU_FMT_FP16 or KTPU_FMT_MX, both operands */
+    uint32_t a, lda;         /* A base and row stride (bytes) */
+    uint32_t b, ldb;         /* BT base and row stride */
+    uint32_t c, ldc;         /* C base and row stride (row-major FP16) */
+    unsigned clusters;       /* >= 1 */
+    unsigned l1_depth;       /* entries per L1 side (KTPU_L1_DEPTH; smaller in tests) */
+    unsigned acc_depth;      /* accumulator sub-tiles (KTPU_ACC_DEPTH) */
+};
+
+struct ktpu_plan {
+    struct ktpu_plan_cfg cfg;
+    unsigned gmt, gnt, nkb;  /* C in 4x4 sub-tile groups, K in 32-blocks */
+    unsigned gm, gn;         /* tile size in sub-tile groups (edge tiles smaller) */
+    unsigned ntm, ntn;       /* tiles down M, across N */
+    unsigned ntiles;
+    unsigned nk_first;       /* first K chunk (a short prologue) */
+    unsigned nk_max;         /* largest K chunk (L1 half capacity) */
+    int b_resident;          /* BT of one column block stays in L1 B for all its tiles */
+    uint32_t bpb;            /* source bytes per 32-element block: 64 FP16, 32 MXFP7 */
+};
+
+/* One instruction of the plan. kind is KTPU_CLOP_FILL, _GEMM or _STATUS;
+ * the fields are those of the instruction (docs/node.md). The rest says
+ * what it is for (the service announces tiles, the test checks). */
+struct ktpu_plan_op {
+    unsigned kind;
+    unsigned side, fmt;                   /* FILL: 0 = A, 1 = B */
+    unsigned off;                         /* FILL: L1 offset */
+    unsigned aoff, boff, toff;            /* GEMM */
+    unsigned gm, gn, nk;                  /* FILL: groups = gm, per group = nk */
+    unsigned acc, emit;                   /* GEMM */
+    uint32_t base, stride;                /* FILL source, GEMM (emit) C */
+    /* bookkeeping */
+    unsigned tile;                        /* plan tile index */
+    unsigned g0, h0;                      /* tile origin in sub-tile groups */
+    unsigned kb0;                         /* chunk's first K block */
+};
+
+/* One cluster's position in its stream. */
+struct ktpu_plan_cursor {
+    unsigned tile, tile_end;              /* this cluster's tiles [tile, tile_end) */
+    unsigned kb0, nk;                     /* current chunk */
+    unsigned step;                        /* 0 FILL A, 1 FILL B, 2 GEMM */
+    unsigned a_half;                      /* parity of the next A (and streamed B) chunk */
+    unsigned b_half;                      /* resident B buffer in use */
+    unsigned b_col;                       /* column block whose BT is resident, or ~0 */
+    int b_fill;                           /* this tile fills the resident BT (first of its column block) */
+    int status_sent, finished;
+};
+
+/* Why a plan was refused (the service validates jobs first; these are the
+ * planner's own limits). */
+enum ktpu_plan_err {
+    KTPU_PLAN_OK = 0,
+    KTPU_PLAN_SHAPE,      /* m, n, k zero or not multiples of 4, 4, 32 */
+    KTPU_PLAN_FMT,        /* format not FP16 / MX */
+    KTPU_PLAN_CLUSTERS,   /* zero clusters */
+    KTPU_PLAN_CAPACITY,   /* L1 half or accumulator smaller than one sub-tile's needs */
+    KTPU_PLAN_RANGE       /* a stride or address that overflows 32 bits */
+};
+
+/* Plan a job: tile size, K partition, B residency. */
+enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg);
+const char *ktpu_plan_err_name(enum ktpu_plan_err e);
+
+/* Start cluster cl's stream (cl < cfg.clusters). */
+void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_cursor *cur);
+
+/* The cluster's next instruction: 1 and *op filled, or 0 after its STATUS. */
+int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op);
+
+/* The K chunk after one of nk blocks that started at kb0 (0 after the last). */
+unsigned ktpu_plan_next_chunk(const struct ktpu_plan *p, unsigned kb0, unsigned nk);
+
+#endif

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Each deliberately broken planner (KTPU_PLAN_MUTANT=n in
+# firmware/gemm/ktpu_plan.c) must make the host plan test fail; the
+# unbroken one must pass. Usage: plan_mutants.sh OUTDIR CC CFLAGS...
+set -u
+out=$1; cc=$2; shift 2
+mkdir -p "$out"
+srcs="tests/fw/plan_test.c firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c"
+names=("" "emit on the first K chunk" "acc bit never set" "A always in L1 half 0"
+       "resident BT half not flipped" "a cluster drops its last tile" "K chunk one block past the L1 half"
+       "tile up to twice the accumulator" "C column offset 4 bytes per group" "BT fill ignores the chunk's K offset")
+killed=0; total=0
+for n in $(seq 1 9); do
+    total=$((total + 1))
+    if ! "$cc" "$@" -DKTPU_PLAN_MUTANT=$n -o "$out/plan_mut$n" $srcs; then
+        echo "mutant $n (${names[$n]}): does not build"; continue
+    fi
+    if "$out/plan_mut$n" --quiet >"$out/plan_mut$n.log" 2>&1; then
+        echo "mutant $n (${names[$n]}): SURVIVED"
+    else
+        killed=$((killed + 1))
+        echo "mutant $n (${names[$n]}): killed: $(grep -m1 '^FAIL' "$out/plan_mut$n.log" | cut -c1-110)"
+    fi
+done
+echo "plan mutants: $killed of $total killed"
+[ "$killed" = "$total" ]

@@ -1,0 +1,374 @@
+/* Host test of the GEMM planner (firmware/gemm/ktpu_plan.c) and the
+ * instruction encoders (firmware/lib/ktpu_ci.c).
+ *
+ * Every plan is executed on a model of the cluster as docs/node.md defines
+ * it: instructions run in order per cluster; a FILL runs once every earlier
+ * instruction has started, and a GEMM starts only after the previous sweep
+ * has ended, so while a FILL runs the only sweep that may still read L1 is
+ * the last GEMM before it. The model tags every L1 entry with the (row
+ * group, K block) the FILL's source address names, and every accumulator
+ * sub-tile with the C sub-tile and the next K block it expects. Checks:
+ *   - every C sub-tile is emitted exactly once, at its own C address;
+ *   - each element's K blocks arrive exactly once each, in increasing order
+ *     (LOAD of block 0, then ADD of 1, 2, ...), A and BT blocks matching;
+ *   - no L1 / accumulator capacity and no instruction field range exceeded;
+ *   - a FILL never writes L1 entries the still-running sweep reads;
+ *   - each cluster's stream ends with exactly one STATUS.
+ * Usage: plan_test [--quiet]. Exit 0 only if every check passed. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktpu_ci.h"
+#include "ktpu_plan.h"
+
+static long checks, fails;
+static int verbose = 1;
+static const char *ctx = "";
+
+#define CHECK(c, ...)                                                    \
+    do {                                                                 \
+        checks++;                                                        \
+        if (!(c)) {                                                      \
+            fails++;                                                     \
+            if (fails <= 15) {                                           \
+                printf("FAIL [%s] ", ctx);                               \
+                printf(__VA_ARGS__);                                     \
+                printf("\n");                                            \
+            }                                                            \
+        }                                                                \
+    } while (0)
+
+static uint32_t rng = 12345;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+#define NO_TAG 0xFFFFFFFFu
+struct acc_state { int valid; unsigned rg, cg, next; };
+
+/* Tag of the block a FILL entry loads: (row group << 16 | K block), or
+ * NO_TAG (and a failure) if the address is not the start of a 4-row group's
+ * K block inside the matrix. */
+static uint32_t src_tag(const struct ktpu_plan *p, int side, uint32_t addr)
+{
+    const struct ktpu_plan_cfg *c = &p->cfg;
+    uint32_t base = side ? c->b : c->a, ld = side ? c->ldb : c->lda, rows = side ? c->n : c->m;
+    if (addr < base) return NO_TAG;
+    uint32_t rel = addr - base, row = rel / ld, col = rel % ld;
+    if (row % 4 || row + 4 > rows || col % p->bpb || col / p->bpb >= p->nkb) return NO_TAG;
+    return (row / 4) << 16 | (col / p->bpb);
+}
+
+static int overlaps(unsigned a0, unsigned n0, unsigned a1, unsigned n1)
+{
+    return a0 < a1 + n1 && a1 < a0 + n0;
+}
+
+/* Runs and checks one plan; returns the number of instructions. */
+static long check_plan(const struct ktpu_plan *p)
+{
+    const struct ktpu_plan_cfg *c = &p->cfg;
+    unsigned l1 = c->l1_depth, accd = c->acc_depth;
+    uint32_t *l1a = malloc(l1 * sizeof *l1a), *l1b = malloc(l1 * sizeof *l1b);
+    struct acc_state *acc = malloc(accd * sizeof *acc);
+    unsigned char *produced = calloc((size_t)p->gmt * p->gnt, 1);
+    long n_ops = 0, fail0 = fails;
+    for (unsigned cl = 0; cl < c->clusters && fails - fail0 < 5; cl++) {
+        struct ktpu_plan_cursor cur;
+        struct ktpu_plan_op op;
+        struct ktpu_plan_op last_gemm;
+        int have_gemm = 0, statuses = 0;
+        for (unsigned i = 0; i < l1; i++) l1a[i] = l1b[i] = NO_TAG;
+        memset(acc, 0, accd * sizeof *acc);
+        ktpu_plan_cursor_init(p, cl, &cur);
+        long guard = 4L * p->ntiles * (p->nkb + 1) + 16;
+        while (ktpu_plan_next(p, &cur, &op)) {
+            uint32_t w[KTPU_CI_WORDS];
+            n_ops++;
+            if (--guard < 0) { CHECK(0, "cluster %u: stream does not end", cl); break; }
+            CHECK(!statuses, "cluster %u: instruction after STATUS", cl);
+            if (op.kind == KTPU_CLOP_STATUS) {
+                statuses++;
+                CHECK(ktpu_ci_status(w, 0) == 0, "status encodes");
+                continue;
+            }
+            if (op.kind == KTPU_CLOP_FILL) {
+                int side = (int)op.side;
+                unsigned n = op.gm * op.nk;
+                CHECK(ktpu_ci_fill(w, op.side, op.fmt, op.off, op.base, op.stride, op.gm, op.nk) == 0,
+                      "cluster %u: FILL fields out of range (off %u, %u x %u)", cl, op.off, op.gm, op.nk);
+                CHECK(op.fmt == c->fmt, "FILL format %u", op.fmt);
+                CHECK(op.side <= 1 && op.gm >= 1 && op.nk >= 1, "FILL shape %u x %u side %u", op.gm, op.nk, op.side);
+                CHECK(op.off + n <= l1, "cluster %u: FILL %c at %u + %u past L1 depth %u", cl, side ? 'B' : 'A',
+                      op.off, n, l1);
+                CHECK(op.stride == (side ? c->ldb : c->lda), "FILL stride %u", op.stride);
+                CHECK(op.base % 32 == 0 && op.stride % 32 == 0, "FILL alignment");
+                if (have_gemm) {
+                    unsigned roff = side ? last_gemm.boff : last_gemm.aoff;
+                    unsigned rn = (side ? last_gemm.gn : last_gemm.gm) * last_gemm.nk;
+                    CHECK(!overlaps(op.off, n, roff, rn),
+                          "cluster %u: FILL %c [%u, %u) overwrites L1 the running sweep reads [%u, %u)", cl,
+                          side ? 'B' : 'A', op.off, op.off + n, roff, roff + rn);
+                }
+                if (op.off + n > l1 || op.gm == 0 || op.side > 1) continue;
+                uint32_t *mem = side ? l1b : l1a;
+                for (unsigned g = 0; g < op.gm; g++)
+                    for (unsigned kb = 0; kb < op.nk; kb++) {
+                        uint32_t t = src_tag(p, side, op.base + 4 * g * op.stride + kb * p->bpb);
+                        CHECK(t != NO_TAG, "cluster %u: FILL %c source 0x%x is not a block of the operand", cl,
+                              side ? 'B' : 'A', op.base + 4 * g * op.stride + kb * p->bpb);
+                        mem[op.off + g * op.nk + kb] = t;
+                    }
+                continue;
+            }
+            CHECK(op.kind == KTPU_CLOP_GEMM, "cluster %u: unexpected opcode %u", cl, op.kind);
+            if (op.kind != KTPU_CLOP_GEMM) continue;
+            CHECK(ktpu_ci_gemm(w, op.aoff, op.boff, op.toff, op.gm, op.gn, op.nk, op.acc, op.emit, op.base,
+                               op.stride) == 0, "cluster %u: GEMM fields out of range", cl);
+            int ok = op.gm && op.gn && op.nk && op.aoff + op.gm * op.nk <= l1 && op.boff + op.gn * op.nk <= l1 &&
+                     op.toff + op.gm * op.gn <= accd;
+            CHECK(ok, "cluster %u: GEMM past capacity: A %u + %ux%u, B %u + %ux%u (L1 %u), tiles %u + %ux%u (acc %u)",
+                  cl, op.aoff, op.gm, op.nk, op.boff, op.gn, op.nk, l1, op.toff, op.gm, op.gn, accd);
+            if (!ok) continue;
+            last_gemm = op;
+            have_gemm = 1;
+            for (unsigned kb = 0; kb < op.nk; kb++)
+                for (unsigned g = 0; g < op.gm; g++)
+                    for (unsigned h = 0; h < op.gn; h++) {
+                        uint32_t ta = l1a[op.aoff + g * op.nk + kb], tb = l1b[op.boff + h * op.nk + kb];
+                        struct acc_state *s = &acc[op.toff + g * op.gn + h];
+                        if (ta == NO_TAG || tb == NO_TAG || (ta & 0xFFFF) != (tb & 0xFFFF)) {
+                            CHECK(0, "cluster %u: sweep reads L1 A %u (tag 0x%x) with B %u (tag 0x%x)", cl,
+                                  op.aoff + g * op.nk + kb, ta, op.boff + h * op.nk + kb, tb);
+                            goto next_op;
+                        }
+                        unsigned rg = ta >> 16, cg = tb >> 16, k = ta & 0xFFFF;
+                        if (kb == 0 && !op.acc) {
+                            CHECK(k == 0, "cluster %u: C sub-tile (%u,%u) starts at K block %u", cl, rg, cg, k);
+                            s->valid = 1;
+                            s->rg = rg;
+                            s->cg = cg;
+                            s->next = 1;
+                        } else {
+                            CHECK(s->valid && s->rg == rg && s->cg == cg && s->next == k,
+                                  "cluster %u: ADD of (%u,%u) K block %u onto tile holding (%u,%u) next %u", cl, rg,
+                                  cg, k, s->rg, s->cg, s->next);
+                            s->next = k + 1;
+                        }
+                    }
+            if (op.emit)
+                for (unsigned g = 0; g < op.gm; g++)
+                    for (unsigned h = 0; h < op.gn; h++) {
+                        struct acc_state *s = &acc[op.toff + g * op.gn + h];
+                        CHECK(s->next == p->nkb, "cluster %u: (%u,%u) emitted after %u of %u K blocks", cl, s->rg,
+                              s->cg, s->next, p->nkb);
+                        uint32_t want = c->c + 4 * s->rg * c->ldc + 8 * s->cg;
+                        uint32_t got = op.base + 4 * g * op.stride + 8 * h;
+                        CHECK(got == want && op.stride == c->ldc,
+                              "cluster %u: sub-tile (%u,%u) emitted to 0x%x, its C address is 0x%x", cl, s->rg, s->cg,
+                              got, want);
+                        if (s->rg < p->gmt && s->cg < p->gnt) produced[s->rg * p->gnt + s->cg]++;
+                        s->valid = 0;
+                    }
+        next_op:;
+        }
+        CHECK(statuses == 1, "cluster %u: %d STATUS at the end of its stream", cl, statuses);
+    }
+    for (unsigned i = 0; i < p->gmt && fails - fail0 < 5; i++)
+        for (unsigned j = 0; j < p->gnt; j++)
+            CHECK(produced[i * p->gnt + j] == 1, "C sub-tile (%u,%u) produced %u times", i, j,
+                  produced[i * p->gnt + j]);
+    free(l1a);
+    free(l1b);
+    free(acc);
+    free(produced);
+    return n_ops;
+}
+
+static void cfg_default(struct ktpu_plan_cfg *c, uint32_t m, uint32_t n, uint32_t k, unsigned fmt,
+                        unsigned clusters)
+{
+    uint32_t bpe = fmt == KTPU_FMT_FP16 ? 2 : 1;   /* bytes per element in storage */
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->n = n;
+    c->k = k;
+    c->fmt = fmt;
+    c->lda = k * bpe + 32 * (rnd() % 3);
+    c->ldb = k * bpe + 32 * (rnd() % 3);
+    c->ldc = 2 * n + 8 * (rnd() % 3);
+    c->a = 0x100 + 32 * (rnd() % 64);
+    c->b = c->a + m * c->lda + 32 * (rnd() % 64);
+    c->c = c->b + n * c->ldb + 8 * (rnd() % 64);
+    c->clusters = clusters;
+    c->l1_depth = KTPU_L1_DEPTH;
+    c->acc_depth = KTPU_ACC_DEPTH;
+}
+
+static void run(const struct ktpu_plan_cfg *cfg, int show)
+{
+    struct ktpu_plan p;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%ux%ux%u %s cl%u l1 %u acc %u", cfg->m, cfg->k, cfg->n,
+             cfg->fmt == KTPU_FMT_MX ? "mx" : "fp16", cfg->clusters, cfg->l1_depth, cfg->acc_depth);
+    ctx = buf;
+    enum ktpu_plan_err e = ktpu_plan_init(&p, cfg);
+    CHECK(e == KTPU_PLAN_OK, "plan refused: %s", ktpu_plan_err_name(e));
+    if (e != KTPU_PLAN_OK) return;
+    long n = check_plan(&p);
+    if (show && verbose)
+        printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks %u..%u of %u, B %s, %ld instructions\n", buf, p.gm,
+               p.gn, p.ntiles, p.nk_first, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n);
+}
+
+static void test_refusals(void)
+{
+    struct ktpu_plan_cfg c;
+    struct ktpu_plan p;
+    ctx = "refusals";
+    cfg_default(&c, 8, 8, 64, KTPU_FMT_MX, 2);
+    struct { const char *what; uint32_t m, n, k, fmt; unsigned cl; uint32_t lda; enum ktpu_plan_err e; } t[] = {
+        {"M = 0", 0, 8, 64, KTPU_FMT_MX, 2, 64, KTPU_PLAN_SHAPE},
+        {"M = 6", 6, 8, 64, KTPU_FMT_MX, 2, 64, KTPU_PLAN_SHAPE},
+        {"N = 2", 8, 2, 64, KTPU_FMT_MX, 2, 64, KTPU_PLAN_SHAPE},
+        {"K = 48", 8, 8, 48, KTPU_FMT_MX, 2, 64, KTPU_PLAN_SHAPE},
+        {"format 2", 8, 8, 64, 2, 2, 64, KTPU_PLAN_FMT},
+        {"0 clusters", 8, 8, 64, KTPU_FMT_MX, 0, 64, KTPU_PLAN_CLUSTERS},
+        {"A past 4 GiB", 8, 8, 64, KTPU_FMT_MX, 1, 0x40000000u, KTPU_PLAN_RANGE},
+        {"M too large", 1u << 25, 8, 64, KTPU_FMT_MX, 1, 64, KTPU_PLAN_RANGE},
+        {"legal", 8, 8, 64, KTPU_FMT_MX, 1, 64, KTPU_PLAN_OK},
+    };
+    for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++) {
+        c.m = t[i].m;
+        c.n = t[i].n;
+        c.k = t[i].k;
+        c.fmt = t[i].fmt;
+        c.clusters = t[i].cl;
+        c.lda = t[i].lda;
+        c.a = 0;
+        c.b = 0x1000;
+        c.c = 0x2000;
+        enum ktpu_plan_err e = ktpu_plan_init(&p, &c);
+        CHECK(e == t[i].e, "%s: planner says '%s', expected '%s'", t[i].what, ktpu_plan_err_name(e),
+              ktpu_plan_err_name(t[i].e));
+    }
+}
+
+/* Encoders: fields land where ktpu.def says, and values that do not fit
+ * are refused, never truncated. */
+static void test_encoders(void)
+{
+    uint32_t w[KTPU_CI_WORDS];
+    ctx = "encoders";
+    for (int i = 0; i < 2000; i++) {
+        unsigned side = rnd() & 1, fmt = rnd() & 1, off = rnd() & 0xFFFF, g = rnd() & 0xFFFF, nk = rnd() & 0xFFFF;
+        uint32_t base = rnd(), stride = rnd();
+        CHECK(ktpu_ci_fill(w, side, fmt, off, base, stride, g, nk) == 0, "fill encodes");
+        CHECK(KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]) == KTPU_CLOP_FILL &&
+              KTPU_FIELD_GET(CI_OP_SIDE, w[KTPU_CI_OP_WORD]) == side &&
+              KTPU_FIELD_GET(CI_OP_FMT, w[KTPU_CI_OP_WORD]) == fmt &&
+              KTPU_FIELD_GET(CI_OFF_AOFF, w[KTPU_CI_OFF_WORD]) == off &&
+              KTPU_FIELD_GET(CI_SHAPE_GM, w[KTPU_CI_SHAPE_WORD]) == g &&
+              KTPU_FIELD_GET(CI_NK_NK, w[KTPU_CI_NK_WORD]) == nk && w[KTPU_CI_BASE_WORD] == base &&
+              w[KTPU_CI_STRIDE_WORD] == stride && w[7] == 0,
+              "fill fields round trip");
+        unsigned ao = rnd() & 0xFFFF, bo = rnd() & 0xFFFF, to = rnd() & 0xFFFF, gm = rnd() & 0xFFFF,
+                 gn = rnd() & 0xFFFF, acc = rnd() & 1, em = rnd() & 1;
+        CHECK(ktpu_ci_gemm(w, ao, bo, to, gm, gn, nk, acc, em, base, stride) == 0, "gemm encodes");
+        CHECK(w[KTPU_CI_OP_WORD] == (KTPU_CLOP_GEMM | acc << KTPU_CI_OP_ACC_LSB | em << KTPU_CI_OP_EMIT_LSB) &&
+              w[KTPU_CI_OFF_WORD] == (ao | bo << 16) && w[KTPU_CI_TOFF_WORD] == to &&
+              w[KTPU_CI_SHAPE_WORD] == (gm | gn << 16) && w[KTPU_CI_NK_WORD] == nk,
+              "gemm fields (the node bench's layout)");
+        unsigned px = rnd() & 15, py = rnd() & 15, n = rnd() & 0xFFFF;
+        CHECK(ktpu_ci_peer(w, KTPU_CLOP_SEND, px, py, to, n) == 0 &&
+              w[0] == (KTPU_CLOP_SEND | px << KTPU_CI_OP_PX_LSB | py << KTPU_CI_OP_PY_LSB) &&
+              KTPU_FIELD_GET(CI_SHAPE_GN, w[KTPU_CI_SHAPE_WORD]) == n,
+              "send fields");
+    }
+    CHECK(ktpu_ci_fill(w, 2, 0, 0, 0, 64, 1, 1) == -1, "side 2 refused");
+    CHECK(ktpu_ci_fill(w, 0, 4, 0, 0, 64, 1, 1) == -1, "format 4 refused");
+    CHECK(ktpu_ci_fill(w, 0, 0, 0x10000, 0, 64, 1, 1) == -1, "L1 offset 65536 refused");
+    CHECK(ktpu_ci_fill(w, 0, 0, 0, 0, 64, 0x10000, 1) == -1, "65536 groups refused");
+    CHECK(ktpu_ci_gemm(w, 0, 0x10000, 0, 1, 1, 1, 0, 0, 0, 0) == -1, "B offset 65536 refused");
+    CHECK(ktpu_ci_gemm(w, 0, 0, 0, 1, 1, 1, 2, 0, 0, 0) == -1, "acc 2 refused");
+    CHECK(ktpu_ci_gemm(w, 0, 0, 0, 1, 0x10000, 1, 0, 0, 0, 0) == -1, "gn 65536 refused");
+    CHECK(ktpu_ci_drain(w, 0x10000, 1, 1, 0, 8) == -1, "drain toff 65536 refused");
+    CHECK(ktpu_ci_peer(w, KTPU_CLOP_RECV, 16, 0, 0, 1) == -1, "peer x 16 refused");
+    CHECK(ktpu_ci_peer(w, KTPU_CLOP_GEMM, 1, 0, 0, 1) == -1, "peer op GEMM refused");
+    CHECK(ktpu_ci_status(w, 1) == 0 && w[0] == (KTPU_CLOP_STATUS | 1u << KTPU_CI_OP_CLEAR_LSB), "status clear");
+    CHECK(ktpu_ci_drain(w, 3, 2, 5, 0x1008, 72) == 0 && w[0] == KTPU_CLOP_DRAIN && w[KTPU_CI_TOFF_WORD] == 3 &&
+          w[KTPU_CI_SHAPE_WORD] == (2u | 5u << 16) && w[KTPU_CI_BASE_WORD] == 0x1008 && w[KTPU_CI_STRIDE_WORD] == 72,
+          "drain fields");
+    /* the names come from the generated table */
+    ctx = "names";
+    CHECK(!strcmp(ktpu_clerr_name(KTPU_CLERR_MEM), "CLERR_MEM"), "CLERR_MEM name");
+    CHECK(!strcmp(ktpu_clerr_name(KTPU_CLERR_NONFINITE), "CLERR_NONFINITE"), "CLERR_NONFINITE name");
+    CHECK(!strcmp(ktpu_clerr_name(200), "unknown CLERR code"), "unknown CLERR");
+    CHECK(!strcmp(ktpu_memst_name(KTPU_MEMST_WINDOW), "MEMST_WINDOW"), "MEMST_WINDOW name");
+    CHECK(!strcmp(ktpu_jobst_name(KTPU_JOBST_TIMEOUT), "JOBST_TIMEOUT"), "JOBST_TIMEOUT name");
+    CHECK(!strcmp(ktpu_clop_name(KTPU_CLOP_FILL), "FILL"), "FILL name");
+    CHECK(strstr(ktpu_clerr_doc(KTPU_CLERR_MEM), "refused") != NULL, "CLERR_MEM doc");
+    char fb[64];
+    CHECK(!strcmp(ktpu_flag_names(KTPU_FLAG_ACC_OVERFLOW | KTPU_FLAG_NONFINITE, fb, sizeof fb),
+                  "ACC_OVERFLOW NONFINITE"), "flag names: %s", fb);
+    CHECK(!strcmp(ktpu_flag_names(0, fb, sizeof fb), "none"), "no flags");
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quiet")) verbose = 0;
+        else { fprintf(stderr, "plan_test: unknown option %s (--quiet)\n", argv[i]); return 2; }
+    }
+    test_encoders();
+    test_refusals();
+
+    /* exhaustive over small shapes, clusters and capacities (small L1 and
+     * accumulators force several tiles, short chunks, streamed BT) */
+    static const unsigned caps[][2] = {{KTPU_L1_DEPTH, KTPU_ACC_DEPTH}, {16, 8}, {8, 4}, {32, 16}, {64, 3}, {2, 1}};
+    long n_small = 0;
+    for (unsigned ci = 0; ci < sizeof caps / sizeof caps[0]; ci++)
+        for (uint32_t m = 4; m <= 40; m += 4)
+            for (uint32_t n = 4; n <= 40; n += 4)
+                for (uint32_t k = 32; k <= 320; k += 32)
+                    for (unsigned cl = 1; cl <= 4; cl++) {
+                        struct ktpu_plan_cfg c;
+                        cfg_default(&c, m, n, k, (m + n + k) % 3 ? KTPU_FMT_MX : KTPU_FMT_FP16, cl);
+                        c.l1_depth = caps[ci][0];
+                        c.acc_depth = caps[ci][1];
+                        run(&c, 0);
+                        n_small++;
+                    }
+    if (verbose) printf("exhaustive small shapes: %ld plans\n", n_small);
+
+    /* the benchmark grid (SPEC §15), shown */
+    static const uint32_t grid[][3] = {{64, 128, 64}, {128, 128, 128}, {256, 256, 256}, {256, 1024, 256}};
+    if (verbose) printf("benchmark grid (M x K x N):\n");
+    for (unsigned g = 0; g < 4; g++)
+        for (unsigned cl = 1; cl <= 4; cl *= 2)
+            for (unsigned f = 0; f < 2; f++) {
+                struct ktpu_plan_cfg c;
+                cfg_default(&c, grid[g][0], grid[g][2], grid[g][1], f ? KTPU_FMT_MX : KTPU_FMT_FP16, cl);
+                run(&c, 1);
+            }
+
+    /* random large shapes */
+    for (int i = 0; i < 40; i++) {
+        struct ktpu_plan_cfg c;
+        cfg_default(&c, 4 * (1 + rnd() % 256), 4 * (1 + rnd() % 256), 32 * (1 + rnd() % 64),
+                    rnd() & 1 ? KTPU_FMT_MX : KTPU_FMT_FP16, 1 + rnd() % 5);
+        if (i % 4 == 0) c.l1_depth = 8u << (rnd() % 6);
+        if (i % 5 == 0) c.acc_depth = 1 + rnd() % 64;
+        run(&c, 0);
+    }
+    if (verbose) printf("random large shapes: 40 plans\n");
+
+    printf("plan test: %ld checks, %ld failed\n", checks, fails);
+    return fails ? 1 : 0;
+}
