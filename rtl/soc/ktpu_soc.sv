@@ -1,32 +1,31 @@
-// ktpu_soc: the sequencer SoC (SPEC §2, §9): ktpu_cpu, its 128 KiB local
-// RAM at 0, the register block at MMIO_BASE and a window onto accelerator
-// DRAM at DRAM_BASE. The DRAM itself is outside (ktpu_dram in simulation, a
-// memory controller on an FPGA); this module drives one DRAM port.
+// ktpu_soc: the whole machine (SPEC §7, §9): the sequencer (ktpu_soc_seq:
+// CPU, local RAM, MMIO, DRAM window) on a mesh of two planes (ktpu_mesh,
+// request and response, docs/noc.md) with the memory agent and Clusters
+// cluster nodes. Two DRAM ports leave the SoC: the CPU's window and the
+// memory agent's (ktpu_dram in simulation, a memory controller on an FPGA).
 //
-// Local RAM: the CPU needs a fetch read and a data read in the same cycle,
-// and the RAM wrapper is simple dual port (one write, one read) without byte
-// enables. So the RAM is kept twice, a fetch copy and a data copy, each as
-// four byte-lane ktpu_ram instances; every store writes both copies. A store
-// therefore reaches the fetch copy in the cycle it is granted, which is what
-// makes fence.i a no-op (docs/cpu.md).
+// Placement: the CPU at (NODE_CPU_X, NODE_CPU_Y), the agent at (NODE_MEM_X,
+// NODE_MEM_Y), clusters on the remaining places in node order (node
+// n = y*W + x), unused places EMPTY. The mesh is 2 rows of
+// W = max(2, ceil((Clusters + 2) / 2)) (one row for Clusters = 0):
+//   Clusters 1: 2x2, kinds 0x0321   2: 2x2, 0x3321   4: 3x2, 0x333321.
+// Firmware reads the same placement from SOC_MESH and SOC_KINDS0/1.
 //
-// DRAM window: a CPU store is posted (one write beat with the word's byte
-// strobes, its ack discarded); a load issues a read beat and waits for it.
-// The DRAM answers in order, so a load after a store sees the store.
-//
-// Mesh: with MeshLoopback = 1 the CPU's flit output is fed back to its input
-// (the mesh is not joined yet); the mesh_* ports are then unused.
+// The CPU's one flit channel each way joins both planes: a flit it sends
+// goes to the plane its type names (type bit MSG_PLANE_BIT), and its
+// receive register takes flits from either plane, alternating when both
+// wait. Responses (CL_DONE, MEM_ACK) arrive on the response plane; a flit
+// the CPU addresses to itself comes back through its own router.
 `default_nettype none
 
 module ktpu_soc #(
   parameter int DramAddrBits = 24,
-  parameter bit MeshLoopback = 1'b1,
-  parameter RamPrimitive = "block"   // untyped, as ktpu_ram expects
+  parameter int Clusters     = 2,
+  parameter RamPrimitive     = "block"   // untyped, as ktpu_ram expects
 ) (
   input  wire logic                    clk_i,
   input  wire logic                    rst_i,
-  // loader port: writes local RAM (both copies) directly, for a harness or a
-  // boot loader while the CPU is held in reset
+  // loader port into local RAM (while the CPU is held in reset)
   input  wire logic                    ld_valid_i,
   input  wire logic [31:0]             ld_addr_i,
   input  wire logic [3:0]              ld_be_i,
@@ -46,14 +45,7 @@ module ktpu_soc #(
   output logic [31:0]                  mbox_arg0_o,
   output logic [31:0]                  mbox_arg1_o,
   input  wire logic [31:0]             mbox_resp_i,
-  // mesh port (used when MeshLoopback = 0)
-  output logic                         mesh_tx_valid_o,
-  output logic [287:0]                 mesh_tx_flit_o,
-  input  wire logic                    mesh_tx_ready_i,
-  input  wire logic                    mesh_rx_valid_i,
-  input  wire logic [287:0]            mesh_rx_flit_i,
-  output logic                         mesh_rx_ready_o,
-  // one ktpu_dram port (see docs/soc.md for the protocol)
+  // DRAM port 0: the CPU's window (docs/soc.md)
   output logic                         dram_req_valid_o,
   input  wire logic                    dram_req_ready_i,
   output logic                         dram_req_write_o,
@@ -64,180 +56,161 @@ module ktpu_soc #(
   input  wire logic                    dram_rsp_valid_i,
   output logic                         dram_rsp_ready_o,
   input  wire logic [255:0]            dram_rsp_rdata_i,
-  input  wire logic [7:0]              dram_rsp_tag_i
+  input  wire logic [7:0]              dram_rsp_tag_i,
+  // DRAM port 1: the memory agent's
+  output logic                         mem_req_valid_o,
+  input  wire logic                    mem_req_ready_i,
+  output logic                         mem_req_write_o,
+  output logic [DramAddrBits-1:0]      mem_req_addr_o,
+  output logic [255:0]                 mem_req_wdata_o,
+  output logic [31:0]                  mem_req_wstrb_o,
+  output logic [7:0]                   mem_req_tag_o,
+  input  wire logic                    mem_rsp_valid_i,
+  output logic                         mem_rsp_ready_o,
+  input  wire logic [255:0]            mem_rsp_rdata_i,
+  input  wire logic [7:0]              mem_rsp_tag_i,
+  // the agent's address window [base, limit) and health counters (saturating)
+  input  wire logic [31:0]             mem_win_base_i,
+  input  wire logic [31:0]             mem_win_limit_i,
+  output logic [31:0]                  mem_win_err_o,
+  output logic [31:0]                  mem_bad_req_o,
+  output logic [31:0]                  mem_nonfinite_o,
+  output logic [31:0]                  stray_rq_o,      // misaddressed flits, per plane
+  output logic [31:0]                  stray_rs_o
 );
-  localparam int unsigned RamBytes = ktpu_pkg::RAM_BYTES;
-  localparam int unsigned RamBase  = ktpu_pkg::RAM_BASE;
-  localparam logic [31:0] MmioBase = ktpu_pkg::MMIO_BASE;
-  localparam logic [31:0] DramBase = ktpu_pkg::DRAM_BASE;
-  localparam int RamWords = RamBytes / 4;
-  localparam int RamAw    = $clog2(RamWords);
-  localparam logic [7:0] TagWrite = 8'h00, TagRead = 8'h01;
+  localparam int CpuX = ktpu_pkg::NODE_CPU_X, CpuY = ktpu_pkg::NODE_CPU_Y;
+  localparam int MemX = ktpu_pkg::NODE_MEM_X, MemY = ktpu_pkg::NODE_MEM_Y;
+  localparam int W  = (Clusters + 3) / 2 > 2 ? (Clusters + 3) / 2 : 2;
+  localparam int H  = Clusters + 2 > W ? 2 : 1;
+  localparam int N  = W * H;
+  localparam int CpuN = CpuY * W + CpuX;
+  localparam int MemN = MemY * W + MemX;
+  localparam int F  = ktpu_pkg::FLIT_BITS;
+  localparam int PlaneBit = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_TYPE_LSB + ktpu_pkg::MSG_PLANE_BIT;
 
-  if (DramAddrBits < 6 || DramAddrBits > 28) begin : gen_bad_dram
-    $error("ktpu_soc: DramAddrBits must be 6..28");
+  if (Clusters < 0 || Clusters > 14 || CpuX >= W || MemX >= W || CpuY >= H || MemY >= H ||
+      CpuN == MemN) begin : gen_bad_params
+    $error("ktpu_soc: Clusters must be 0..14, with the CPU and agent places inside the mesh");
   end
 
-  // ---------------------------------------------------------------- CPU
-  logic [31:0] imem_addr, imem_rdata;
-  logic        d_req, d_we, d_gnt, d_err, d_rvalid;
-  logic [31:0] d_addr, d_wdata, d_rdata;
-  logic [3:0]  d_be;
-  logic        irq_timer, irq_ext;
-  logic [63:0] mtime;
-
-  ktpu_cpu #(.ResetPc(RamBase), .IMemBytes(RamBytes)) u_cpu (
-    .clk_i, .rst_i,
-    .imem_addr_o  (imem_addr),
-    .imem_rdata_i (imem_rdata),
-    .dbus_req_o   (d_req),
-    .dbus_we_o    (d_we),
-    .dbus_addr_o  (d_addr),
-    .dbus_be_o    (d_be),
-    .dbus_wdata_o (d_wdata),
-    .dbus_gnt_i   (d_gnt),
-    .dbus_err_i   (d_err),
-    .dbus_rvalid_i(d_rvalid),
-    .dbus_rdata_i (d_rdata),
-    .irq_timer_i  (irq_timer),
-    .irq_ext_i    (irq_ext),
-    .mtime_i      (mtime)
-  );
-
-  // ---------------------------------------------------------------- decode
-  logic sel_ram, sel_mmio, sel_dram;
-  assign sel_ram  = d_addr[31:RamAw+2] == '0;
-  assign sel_mmio = d_addr[31:12] == MmioBase[31:12];
-  assign sel_dram = d_addr[31:DramAddrBits] == DramBase[31:DramAddrBits];
-
-  // ---------------------------------------------------------------- RAM
-  logic [31:0] ram_rdata, ram_wdata;
-  logic        ram_we;
-  logic [3:0]  ram_be;
-  logic [RamAw-1:0] ram_waddr;
-  always_comb begin
-    if (ld_valid_i) begin
-      ram_we = 1'b1; ram_be = ld_be_i; ram_waddr = ld_addr_i[RamAw+1:2]; ram_wdata = ld_data_i;
-    end else begin
-      ram_we = d_req && d_we && sel_ram; ram_be = d_be; ram_waddr = d_addr[RamAw+1:2];
-      ram_wdata = d_wdata;
+  // NODE_* per place: CPU, agent, then clusters in node order, then EMPTY.
+  function automatic logic [63:0] place_kinds();
+    logic [63:0] k;
+    int c;
+    k = 64'd0;
+    c = 0;
+    for (int n = 0; n < N; n++) begin
+      if (n == CpuN) k[4*n +: 4] = 4'(ktpu_pkg::NODE_CPU);
+      else if (n == MemN) k[4*n +: 4] = 4'(ktpu_pkg::NODE_MEM);
+      else if (c < Clusters) begin
+        k[4*n +: 4] = 4'(ktpu_pkg::NODE_CLUSTER);
+        c = c + 1;
+      end
     end
-  end
-  for (genvar l = 0; l < 4; l++) begin : gen_lane
-    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive)) u_fetch (
-      .clk_i,
-      .we_i   (ram_we && ram_be[l]),
-      .waddr_i(ram_waddr),
-      .wdata_i(ram_wdata[8*l +: 8]),
-      .re_i   (1'b1),
-      .raddr_i(imem_addr[RamAw+1:2]),
-      .rdata_o(imem_rdata[8*l +: 8])
-    );
-    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive)) u_data (
-      .clk_i,
-      .we_i   (ram_we && ram_be[l]),
-      .waddr_i(ram_waddr),
-      .wdata_i(ram_wdata[8*l +: 8]),
-      .re_i   (d_req && !d_we && sel_ram),
-      .raddr_i(d_addr[RamAw+1:2]),
-      .rdata_o(ram_rdata[8*l +: 8])
-    );
-  end
+    place_kinds = k;
+  endfunction
+  localparam logic [63:0] Kinds = place_kinds();
 
-  // ---------------------------------------------------------------- MMIO
-  logic        mmio_gnt, mmio_err, mmio_rvalid;
-  logic [31:0] mmio_rdata;
-  logic        dram_rd_busy_q;
-  logic        mtx_valid, mtx_ready, mrx_valid, mrx_ready;
-  logic [287:0] mtx_flit, mrx_flit;
+  // ---------------------------------------------------------------- planes
+  logic [N-1:0]   rq_in_v, rq_in_r, rq_out_v, rq_out_r;
+  logic [N*F-1:0] rq_in_f, rq_out_f;
+  logic [N-1:0]   rs_in_v, rs_in_r, rs_out_v, rs_out_r;
+  logic [N*F-1:0] rs_in_f, rs_out_f;
 
-  ktpu_soc_mmio u_mmio (
+  ktpu_mesh #(.Width(W), .Height(H), .Kinds({960'd0, Kinds})) u_rq (
     .clk_i, .rst_i,
-    .sel_i          (d_req && sel_mmio),
-    .we_i           (d_we),
-    .off_i          (d_addr[11:0]),
-    .wdata_i        (d_wdata),
-    .gnt_o          (mmio_gnt),
-    .err_o          (mmio_err),
-    .rvalid_o       (mmio_rvalid),
-    .rdata_o        (mmio_rdata),
-    .ev_cpu_stall_i ((d_req && !d_gnt) || dram_rd_busy_q),
-    .ev_dram_rd_i   (dram_req_valid_o && dram_req_ready_i && !dram_req_write_o),
-    .ev_dram_wr_i   (dram_req_valid_o && dram_req_ready_i && dram_req_write_o),
-    .irq_timer_o    (irq_timer),
-    .irq_ext_o      (irq_ext),
-    .mtime_o        (mtime),
+    .node_in_valid_i(rq_in_v), .node_in_ready_o(rq_in_r), .node_in_flit_i(rq_in_f),
+    .node_out_valid_o(rq_out_v), .node_out_ready_i(rq_out_r), .node_out_flit_o(rq_out_f),
+    .stray_o(stray_rq_o));
+  ktpu_mesh #(.Width(W), .Height(H), .Kinds({960'd0, Kinds})) u_rs (
+    .clk_i, .rst_i,
+    .node_in_valid_i(rs_in_v), .node_in_ready_o(rs_in_r), .node_in_flit_i(rs_in_f),
+    .node_out_valid_o(rs_out_v), .node_out_ready_i(rs_out_r), .node_out_flit_o(rs_out_f),
+    .stray_o(stray_rs_o));
+
+  // ---------------------------------------------------------------- sequencer
+  logic         cpu_tx_v, cpu_tx_r, cpu_rx_v, cpu_rx_r;
+  logic [F-1:0] cpu_tx_f, cpu_rx_f;
+
+  ktpu_soc_seq #(.DramAddrBits(DramAddrBits), .MeshW(W), .MeshH(H), .Kinds(Kinds),
+                 .RamPrimitive(RamPrimitive)) u_seq (
+    .clk_i, .rst_i,
+    .ld_valid_i, .ld_addr_i, .ld_be_i, .ld_data_i,
     .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i,
     .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
     .sim_exit_valid_o, .sim_exit_code_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
-    .mesh_tx_valid_o(mtx_valid),
-    .mesh_tx_flit_o (mtx_flit),
-    .mesh_tx_ready_i(mtx_ready),
-    .mesh_rx_valid_i(mrx_valid),
-    .mesh_rx_flit_i (mrx_flit),
-    .mesh_rx_ready_o(mrx_ready)
+    .mesh_tx_valid_o(cpu_tx_v), .mesh_tx_flit_o(cpu_tx_f), .mesh_tx_ready_i(cpu_tx_r),
+    .mesh_rx_valid_i(cpu_rx_v), .mesh_rx_flit_i(cpu_rx_f), .mesh_rx_ready_o(cpu_rx_r),
+    .dram_req_valid_o, .dram_req_ready_i, .dram_req_write_o, .dram_req_addr_o,
+    .dram_req_wdata_o, .dram_req_wstrb_o, .dram_req_tag_o,
+    .dram_rsp_valid_i, .dram_rsp_ready_o, .dram_rsp_rdata_i, .dram_rsp_tag_i
   );
 
-  if (MeshLoopback) begin : gen_loopback
-    assign mrx_valid       = mtx_valid;
-    assign mrx_flit        = mtx_flit;
-    assign mtx_ready       = mrx_ready;
-    assign mesh_tx_valid_o = 1'b0;
-    assign mesh_tx_flit_o  = '0;
-    assign mesh_rx_ready_o = 1'b0;
-    logic unused_mesh;
-    assign unused_mesh = mesh_tx_ready_i ^ mesh_rx_valid_i ^ (^mesh_rx_flit_i);
-  end else begin : gen_mesh
-    assign mesh_tx_valid_o = mtx_valid;
-    assign mesh_tx_flit_o  = mtx_flit;
-    assign mtx_ready       = mesh_tx_ready_i;
-    assign mrx_valid       = mesh_rx_valid_i;
-    assign mrx_flit        = mesh_rx_flit_i;
-    assign mesh_rx_ready_o = mrx_ready;
-  end
-
-  // ---------------------------------------------------------------- DRAM window
-  logic [2:0] dram_word_q;
-  assign dram_req_valid_o = d_req && sel_dram && !dram_rd_busy_q;
-  assign dram_req_write_o = d_we;
-  assign dram_req_addr_o  = {d_addr[DramAddrBits-1:5], 5'd0};
-  assign dram_req_wdata_o = {8{d_wdata}};
-  assign dram_req_wstrb_o = 32'(d_be) << {d_addr[4:2], 2'b00};
-  assign dram_req_tag_o   = d_we ? TagWrite : TagRead;
-  assign dram_rsp_ready_o = 1'b1;   // write acks are dropped, the one read is awaited
-
-  logic dram_rvalid;
-  assign dram_rvalid = dram_rd_busy_q && dram_rsp_valid_i && dram_rsp_tag_i == TagRead;
+  // CPU receive: both planes into one register; the plane not served last
+  // wins when both wait, so neither can starve the other.
+  logic cpu_take_rs, cpu_last_rs_q;
+  assign cpu_take_rs = rs_out_v[CpuN] && (!rq_out_v[CpuN] || !cpu_last_rs_q);
+  assign cpu_rx_v    = rs_out_v[CpuN] || rq_out_v[CpuN];
+  assign cpu_rx_f    = cpu_take_rs ? rs_out_f[CpuN*F +: F] : rq_out_f[CpuN*F +: F];
   always_ff @(posedge clk_i) begin
-    if (rst_i) dram_rd_busy_q <= 1'b0;
-    else if (dram_req_valid_o && dram_req_ready_i && !d_we) dram_rd_busy_q <= 1'b1;
-    else if (dram_rvalid) dram_rd_busy_q <= 1'b0;
-    if (dram_req_valid_o && dram_req_ready_i) dram_word_q <= d_addr[4:2];
+    if (rst_i) cpu_last_rs_q <= 1'b0;
+    else if (cpu_rx_v && cpu_rx_r) cpu_last_rs_q <= cpu_take_rs;
   end
 
-  // ---------------------------------------------------------------- bus return
-  always_comb begin
-    d_gnt = 1'b1; d_err = 1'b0;
-    if (sel_ram) ;
-    else if (sel_mmio) begin d_gnt = mmio_gnt; d_err = mmio_err; end
-    else if (sel_dram) d_gnt = dram_req_ready_i && !dram_rd_busy_q;
-    else d_err = 1'b1;
+  // ---------------------------------------------------------------- places
+  for (genvar n = 0; n < N; n++) begin : gen_node
+    localparam logic [3:0] Kind = Kinds[4*n +: 4];
+    if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
+      ktpu_node #(.X(n % W), .Y(n / W), .MemX(MemX), .MemY(MemY)) u_node (
+        .clk_i, .rst_i,
+        .rq_in_valid_i(rq_out_v[n]), .rq_in_ready_o(rq_out_r[n]), .rq_in_flit_i(rq_out_f[F*n +: F]),
+        .rq_out_valid_o(rq_in_v[n]), .rq_out_ready_i(rq_in_r[n]), .rq_out_flit_o(rq_in_f[F*n +: F]),
+        .rs_in_valid_i(rs_out_v[n]), .rs_in_ready_o(rs_out_r[n]), .rs_in_flit_i(rs_out_f[F*n +: F]),
+        .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[F*n +: F]));
+    end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
+      /* verilator lint_off PINCONNECTEMPTY */
+      ktpu_mem_agent #(.X(n % W), .Y(n / W), .AddrBits(DramAddrBits)) u_mem (
+        .clk_i, .rst_i,
+        .req_valid_i(rq_out_v[n]), .req_ready_o(rq_out_r[n]), .req_flit_i(rq_out_f[F*n +: F]),
+        .rsp_valid_o(rs_in_v[n]), .rsp_ready_i(rs_in_r[n]), .rsp_flit_o(rs_in_f[F*n +: F]),
+        .dram_req_valid_o(mem_req_valid_o), .dram_req_ready_i(mem_req_ready_i),
+        .dram_req_write_o(mem_req_write_o), .dram_req_addr_o(mem_req_addr_o),
+        .dram_req_wdata_o(mem_req_wdata_o), .dram_req_wstrb_o(mem_req_wstrb_o),
+        .dram_req_tag_o(mem_req_tag_o), .dram_rsp_valid_i(mem_rsp_valid_i),
+        .dram_rsp_ready_o(mem_rsp_ready_o), .dram_rsp_rdata_i(mem_rsp_rdata_i),
+        .dram_rsp_tag_i(mem_rsp_tag_i),
+        .win_base_i(mem_win_base_i), .win_limit_i(mem_win_limit_i),
+        .win_err_count_o(mem_win_err_o), .bad_req_count_o(mem_bad_req_o),
+        .nonfinite_count_o(mem_nonfinite_o), .nonfinite_addr_o());
+      /* verilator lint_on PINCONNECTEMPTY */
+      // The agent only answers: it sends nothing on the request plane, and a
+      // response-plane flit addressed to it (a stray) is sunk.
+      assign rq_in_v[n] = 1'b0;
+      assign rq_in_f[F*n +: F] = '0;
+      assign rs_out_r[n] = 1'b1;
+    end else if (Kind == 4'(ktpu_pkg::NODE_CPU)) begin : gen_cpu
+      assign rq_in_v[n]        = cpu_tx_v && !cpu_tx_f[PlaneBit];
+      assign rs_in_v[n]        = cpu_tx_v && cpu_tx_f[PlaneBit];
+      assign rq_in_f[F*n +: F] = cpu_tx_f;
+      assign rs_in_f[F*n +: F] = cpu_tx_f;
+      assign cpu_tx_r          = cpu_tx_f[PlaneBit] ? rs_in_r[n] : rq_in_r[n];
+      assign rs_out_r[n]       = cpu_rx_r && cpu_take_rs;
+      assign rq_out_r[n]       = cpu_rx_r && !cpu_take_rs;
+    end else begin : gen_empty
+      assign rq_in_v[n] = 1'b0;
+      assign rq_in_f[F*n +: F] = '0;
+      assign rq_out_r[n] = 1'b1;
+      assign rs_in_v[n] = 1'b0;
+      assign rs_in_f[F*n +: F] = '0;
+      assign rs_out_r[n] = 1'b1;
+    end
   end
 
-  logic ram_rvalid_q;
-  always_ff @(posedge clk_i) begin
-    ram_rvalid_q <= !rst_i && d_req && !d_we && sel_ram;
-  end
-  // The fetch port sees only RAM word addresses; fetch faults are the CPU's.
-  logic unused_imem;
-  assign unused_imem = ^{imem_addr[31:RamAw+2], imem_addr[1:0], ld_addr_i[31:RamAw+2], ld_addr_i[1:0]};
-  assign d_rvalid = ram_rvalid_q || mmio_rvalid || dram_rvalid;
-  always_comb begin
-    if (ram_rvalid_q)     d_rdata = ram_rdata;
-    else if (mmio_rvalid) d_rdata = mmio_rdata;
-    else                  d_rdata = dram_rsp_rdata_i[32*dram_word_q +: 32];
-  end
+  // The agent's place leaves its response-plane output and request-plane
+  // input unused; EMPTY places leave everything unused.
+  logic unused_links;
+  assign unused_links = ^{rq_in_r, rs_in_r, rs_out_v, rs_out_f, rq_out_v, rq_out_f};
 endmodule
 
 `default_nettype wire

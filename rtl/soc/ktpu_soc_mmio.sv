@@ -1,7 +1,8 @@
 // ktpu_soc_mmio: the SoC's register block at MMIO_BASE (register map in
 // data/ktpu.def, described in docs/soc.md): UART byte channels, the platform
-// timer, the simulation mailbox and exit register, performance counters and
-// the CPU's mesh port.
+// timer, the simulation mailbox and exit register, performance counters,
+// the CPU's mesh port and the mesh description firmware discovers the
+// clusters from (SOC_MESH, SOC_KINDS0/1: constants from the parameters).
 //
 // Bus: a request is decoded combinationally; gnt_o falls only while a store
 // would overwrite a byte or flit that has not left yet (UART TX, mesh TX), so
@@ -10,7 +11,11 @@
 // one. Reads answer one cycle after the grant.
 `default_nettype none
 
-module ktpu_soc_mmio (
+module ktpu_soc_mmio #(
+  parameter int          MeshW = ktpu_pkg::MESH_W,
+  parameter int          MeshH = ktpu_pkg::MESH_H,
+  parameter logic [63:0] Kinds = 64'h3321   // NODE_* of node y*MeshW + x, 4 bits each
+) (
   input  wire logic         clk_i,
   input  wire logic         rst_i,
   // CPU data bus slice (sel_i: the address is in the MMIO window)
@@ -60,6 +65,13 @@ module ktpu_soc_mmio (
   localparam int unsigned MeshRxEnd = MeshRx0 + 4 * ktpu_pkg::MESH_FLIT_WORDS;
   logic [31:0] off;
   assign off = {20'd0, off_i};
+
+  // SOC_KINDS covers 16 nodes: a bigger mesh could not be described.
+  if (MeshW < 1 || MeshH < 1 || MeshW > 15 || MeshH > 15 || MeshW * MeshH > 16) begin : gen_bad_mesh
+    $error("ktpu_soc_mmio: the mesh must have 1..16 nodes (SOC_KINDS0/1 hold 16), sides 1..15 (4-bit fields)");
+  end
+  localparam logic [31:0] SocMesh =
+      (32'(MeshW) << ktpu_pkg::SOC_MESH_W_LSB) | (32'(MeshH) << ktpu_pkg::SOC_MESH_H_LSB);
 
   logic [63:0]  mtime_q, mtimecmp_q;
   logic [31:0]  stall_q, dram_rd_q, dram_wr_q, mesh_tx_n_q, mesh_rx_n_q;
@@ -115,6 +127,9 @@ module ktpu_soc_mmio (
         ktpu_pkg::MMIO_PERF_MESH_RX_OFFSET:   rval = mesh_rx_n_q;
         ktpu_pkg::MMIO_MESH_STATUS_OFFSET:  rval = {30'd0, mrx_valid_q, mtx_valid_q};
         ktpu_pkg::MMIO_MESH_IRQ_EN_OFFSET:  begin wr_ok = 1'b1; rval = {31'd0, mirq_en_q}; end
+        ktpu_pkg::MMIO_SOC_KINDS0_OFFSET:   rval = Kinds[31:0];
+        ktpu_pkg::MMIO_SOC_KINDS1_OFFSET:   rval = Kinds[63:32];
+        ktpu_pkg::MMIO_SOC_MESH_OFFSET:     rval = SocMesh;
         default: rd_ok = 1'b0;
       endcase
     end

@@ -1,33 +1,47 @@
 # build/ktpu-sim, the SoC co-simulator (SPEC §2, §11): Verilator model of
-# ktpu_sim_top (SoC + DRAM model), a thin C++ main, and a C library with the
-# ELF loader, the instruction-set model used by --lockstep, and the receiver
-# of the core's DPI trace (any model containing ktpu_cpu links $(SIMLIB)).
+# ktpu_sim_top (SoC + two-port DRAM model), a thin C++ main, and a C library
+# with the ELF loader, the instruction-set model used by --lockstep, the
+# receiver of the core's DPI trace (any model containing ktpu_cpu links
+# $(SIMLIB)) and the GEMM job of --gemm (operands, DRAM layout, checks).
+# Three machines: build/ktpu-sim (2 clusters, the default machine) and
+# build/ktpu-sim-1, build/ktpu-sim-4; `ktpu-sim --clusters N` runs the
+# sibling binary built for N.
 SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_rvfi.c
 SIMLIB_OBJS := $(patsubst sim/harness/%.c,$(BUILD)/host/harness/%.o,$(SIMLIB_SRCS))
 SIMLIB      := $(BUILD)/host/libktpusim.a
 KTPU_SIM    := $(BUILD)/ktpu-sim
+KTPU_SIM1   := $(BUILD)/ktpu-sim-1
+KTPU_SIM4   := $(BUILD)/ktpu-sim-4
 
-$(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) $(GEN_H)
+$(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h $(GEN_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -c -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -I$(REF_INC) -c -o $@ $<
 
 # Verilator's own make does not relink when a library it was handed changes,
-# so a new library removes the old binary.
+# so a new library removes the old binaries.
 $(SIMLIB): $(SIMLIB_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@ $(VL_DIR)/ktpu_sim/Vktpu_sim_top && ar rcs $@ $^
+	rm -f $@ $(VL_DIR)/ktpu_sim/Vktpu_sim_top $(VL_DIR)/ktpu_sim1/Vktpu_sim_top \
+	  $(VL_DIR)/ktpu_sim4/Vktpu_sim_top && ar rcs $@ $^
 
 SIM_TOP_SRCS := $(SOC_SRCS) rtl/mem/ktpu_dram.sv sim/harness/ktpu_sim_top.sv \
                 sim/harness/ktpu_sim_main.cpp $(SIMLIB)
+SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -LDFLAGS -lm
 
 # The RAM wrapper comes from rtl/prim; until it exists nothing here is built.
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
-$(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),--trace-fst -CFLAGS -I$(abspath sim/harness)))
+$(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2))
+$(eval $(call verilate,ktpu_sim1,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=1))
+$(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=4))
 
 $(KTPU_SIM): $(VL_DIR)/ktpu_sim/Vktpu_sim_top
 	cp $< $@
+$(KTPU_SIM1): $(VL_DIR)/ktpu_sim1/Vktpu_sim_top
+	cp $< $@
+$(KTPU_SIM4): $(VL_DIR)/ktpu_sim4/Vktpu_sim_top
+	cp $< $@
 
 RUN_DEPS   += $(KTPU_SIM)
-TEST_DEPS  += $(KTPU_SIM)
-BENCH_DEPS += $(KTPU_SIM)
+TEST_DEPS  += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
+BENCH_DEPS += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 endif

@@ -1,8 +1,12 @@
-// ktpu_sim_top: what build/ktpu-sim simulates: the SoC and the DRAM model
-// behind its window. Everything the harness drives or watches is a port here.
+// ktpu_sim_top: what build/ktpu-sim simulates: the SoC (Clusters cluster
+// nodes) and the two-port DRAM model behind it (port 0 the CPU's window,
+// port 1 the memory agent). Everything the harness drives or watches is a
+// port here; the beat counters are the report's DRAM traffic.
 `default_nettype none
 
-module ktpu_sim_top (
+module ktpu_sim_top #(
+  parameter int Clusters = 2
+) (
   input  wire logic        clk_i,
   input  wire logic        rst_i,
   input  wire logic        ld_valid_i,
@@ -20,44 +24,69 @@ module ktpu_sim_top (
   output logic [31:0]      mbox_cmd_o,
   output logic [31:0]      mbox_arg0_o,
   output logic [31:0]      mbox_arg1_o,
-  input  wire logic [31:0] mbox_resp_i
+  input  wire logic [31:0] mbox_resp_i,
+  // health and traffic, read by the harness at the end of a run
+  output logic [31:0]      stray_rq_o,
+  output logic [31:0]      stray_rs_o,
+  output logic [31:0]      mem_win_err_o,
+  output logic [31:0]      mem_bad_req_o,
+  output logic [31:0]      mem_nonfinite_o,
+  output logic [63:0]      agent_rd_beats_o,
+  output logic [63:0]      agent_wr_beats_o,
+  output logic [31:0]      clusters_o
 );
   localparam int DramAddrBits = $clog2(ktpu_pkg::DRAM_SIM_BYTES);
 
-  logic         req_valid, req_ready, req_write, rsp_valid, rsp_ready;
-  logic [DramAddrBits-1:0] req_addr;
-  logic [255:0] req_wdata, rsp_rdata;
-  logic [31:0]  req_wstrb;
-  logic [7:0]   req_tag, rsp_tag;
-  logic         unused_mesh_tx_valid, unused_mesh_rx_ready;
-  logic [287:0] unused_mesh_tx_flit;
+  localparam int AW = DramAddrBits;
 
-  ktpu_soc #(.DramAddrBits(DramAddrBits), .MeshLoopback(1'b1)) u_soc (
+  // port p of the DRAM model at [p*W +: W]; 0 = CPU window, 1 = agent
+  logic [1:0]      req_valid, req_ready, req_write, rsp_valid, rsp_ready;
+  logic [2*AW-1:0] req_addr;
+  logic [511:0]    req_wdata, rsp_rdata;
+  logic [63:0]     req_wstrb;
+  logic [15:0]     req_tag, rsp_tag;
+
+  ktpu_soc #(.DramAddrBits(DramAddrBits), .Clusters(Clusters)) u_soc (
     .clk_i, .rst_i,
     .ld_valid_i, .ld_addr_i, .ld_be_i, .ld_data_i,
     .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i(1'b1),
     .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
     .sim_exit_valid_o, .sim_exit_code_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
-    .mesh_tx_valid_o(unused_mesh_tx_valid),
-    .mesh_tx_flit_o (unused_mesh_tx_flit),
-    .mesh_tx_ready_i(1'b0),
-    .mesh_rx_valid_i(1'b0),
-    .mesh_rx_flit_i ('0),
-    .mesh_rx_ready_o(unused_mesh_rx_ready),
-    .dram_req_valid_o(req_valid), .dram_req_ready_i(req_ready), .dram_req_write_o(req_write),
-    .dram_req_addr_o (req_addr),  .dram_req_wdata_o(req_wdata), .dram_req_wstrb_o(req_wstrb),
-    .dram_req_tag_o  (req_tag),   .dram_rsp_valid_i(rsp_valid), .dram_rsp_ready_o(rsp_ready),
-    .dram_rsp_rdata_i(rsp_rdata), .dram_rsp_tag_i  (rsp_tag)
+    .dram_req_valid_o(req_valid[0]), .dram_req_ready_i(req_ready[0]),
+    .dram_req_write_o(req_write[0]), .dram_req_addr_o(req_addr[0 +: AW]),
+    .dram_req_wdata_o(req_wdata[0 +: 256]), .dram_req_wstrb_o(req_wstrb[0 +: 32]),
+    .dram_req_tag_o(req_tag[0 +: 8]), .dram_rsp_valid_i(rsp_valid[0]),
+    .dram_rsp_ready_o(rsp_ready[0]), .dram_rsp_rdata_i(rsp_rdata[0 +: 256]),
+    .dram_rsp_tag_i(rsp_tag[0 +: 8]),
+    .mem_req_valid_o(req_valid[1]), .mem_req_ready_i(req_ready[1]),
+    .mem_req_write_o(req_write[1]), .mem_req_addr_o(req_addr[AW +: AW]),
+    .mem_req_wdata_o(req_wdata[256 +: 256]), .mem_req_wstrb_o(req_wstrb[32 +: 32]),
+    .mem_req_tag_o(req_tag[8 +: 8]), .mem_rsp_valid_i(rsp_valid[1]),
+    .mem_rsp_ready_o(rsp_ready[1]), .mem_rsp_rdata_i(rsp_rdata[256 +: 256]),
+    .mem_rsp_tag_i(rsp_tag[8 +: 8]),
+    .mem_win_base_i(32'd0), .mem_win_limit_i(32'(ktpu_pkg::DRAM_SIM_BYTES)),
+    .mem_win_err_o, .mem_bad_req_o, .mem_nonfinite_o, .stray_rq_o, .stray_rs_o
   );
 
-  ktpu_dram #(.Ports(1), .AddrBits(DramAddrBits)) u_dram (
+  ktpu_dram #(.Ports(2), .AddrBits(DramAddrBits)) u_dram (
     .clk_i, .rst_i,
     .req_valid_i(req_valid), .req_ready_o(req_ready), .req_write_i(req_write),
     .req_addr_i (req_addr),  .req_wdata_i(req_wdata), .req_wstrb_i(req_wstrb),
     .req_tag_i  (req_tag),   .rsp_valid_o(rsp_valid), .rsp_ready_i(rsp_ready),
     .rsp_rdata_o(rsp_rdata), .rsp_tag_o  (rsp_tag)
   );
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      agent_rd_beats_o <= 64'd0;
+      agent_wr_beats_o <= 64'd0;
+    end else if (req_valid[1] && req_ready[1]) begin
+      if (req_write[1]) agent_wr_beats_o <= agent_wr_beats_o + 64'd1;
+      else agent_rd_beats_o <= agent_rd_beats_o + 64'd1;
+    end
+  end
+  assign clusters_o = 32'(Clusters);
 endmodule
 
 `default_nettype wire

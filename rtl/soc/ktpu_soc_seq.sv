@@ -1,0 +1,225 @@
+// ktpu_soc_seq: the sequencer half of the SoC (SPEC §2, §9): ktpu_cpu, its
+// 128 KiB local RAM at 0, the register block at MMIO_BASE, a window onto
+// accelerator DRAM at DRAM_BASE and the CPU's mesh port. ktpu_soc puts it on
+// the mesh beside the memory agent and the clusters. The DRAM itself is
+// outside (ktpu_dram in simulation, a memory controller on an FPGA); this
+// module drives one DRAM port. It is also the SoC's synthesis block: the
+// clusters, routers and agent are reported as their own blocks.
+//
+// Local RAM: the CPU needs a fetch read and a data read in the same cycle,
+// and the RAM wrapper is simple dual port (one write, one read) without byte
+// enables. So the RAM is kept twice, a fetch copy and a data copy, each as
+// four byte-lane ktpu_ram instances; every store writes both copies. A store
+// therefore reaches the fetch copy in the cycle it is granted, which is what
+// makes fence.i a no-op (docs/cpu.md).
+//
+// DRAM window: a CPU store is posted (one write beat with the word's byte
+// strobes, its ack discarded); a load issues a read beat and waits for it.
+// The DRAM answers in order, so a load after a store sees the store.
+//
+// Mesh: the mesh_* ports are the CPU's one flit channel each way; ktpu_soc
+// connects them to the two planes. MeshW, MeshH and Kinds describe the mesh
+// the port is on; they are only read back through SOC_MESH / SOC_KINDS*.
+`default_nettype none
+
+module ktpu_soc_seq #(
+  parameter int DramAddrBits = 24,
+  parameter int MeshW = ktpu_pkg::MESH_W,
+  parameter int MeshH = ktpu_pkg::MESH_H,
+  parameter logic [63:0] Kinds = 64'h3321,   // NODE_* of node y*MeshW + x, 4 bits each
+  parameter RamPrimitive = "block"   // untyped, as ktpu_ram expects
+) (
+  input  wire logic                    clk_i,
+  input  wire logic                    rst_i,
+  // loader port: writes local RAM (both copies) directly, for a harness or a
+  // boot loader while the CPU is held in reset
+  input  wire logic                    ld_valid_i,
+  input  wire logic [31:0]             ld_addr_i,
+  input  wire logic [3:0]              ld_be_i,
+  input  wire logic [31:0]             ld_data_i,
+  // UART byte channels
+  output logic                         uart_tx_valid_o,
+  output logic [7:0]                   uart_tx_data_o,
+  input  wire logic                    uart_tx_ready_i,
+  input  wire logic                    uart_rx_valid_i,
+  input  wire logic [7:0]              uart_rx_data_i,
+  output logic                         uart_rx_ready_o,
+  // simulation control (harmless registers on an FPGA)
+  output logic                         sim_exit_valid_o,
+  output logic [30:0]                  sim_exit_code_o,
+  output logic                         mbox_valid_o,
+  output logic [31:0]                  mbox_cmd_o,
+  output logic [31:0]                  mbox_arg0_o,
+  output logic [31:0]                  mbox_arg1_o,
+  input  wire logic [31:0]             mbox_resp_i,
+  // the CPU's mesh port
+  output logic                         mesh_tx_valid_o,
+  output logic [287:0]                 mesh_tx_flit_o,
+  input  wire logic                    mesh_tx_ready_i,
+  input  wire logic                    mesh_rx_valid_i,
+  input  wire logic [287:0]            mesh_rx_flit_i,
+  output logic                         mesh_rx_ready_o,
+  // one ktpu_dram port (see docs/soc.md for the protocol)
+  output logic                         dram_req_valid_o,
+  input  wire logic                    dram_req_ready_i,
+  output logic                         dram_req_write_o,
+  output logic [DramAddrBits-1:0]      dram_req_addr_o,
+  output logic [255:0]                 dram_req_wdata_o,
+  output logic [31:0]                  dram_req_wstrb_o,
+  output logic [7:0]                   dram_req_tag_o,
+  input  wire logic                    dram_rsp_valid_i,
+  output logic                         dram_rsp_ready_o,
+  input  wire logic [255:0]            dram_rsp_rdata_i,
+  input  wire logic [7:0]              dram_rsp_tag_i
+);
+  localparam int unsigned RamBytes = ktpu_pkg::RAM_BYTES;
+  localparam int unsigned RamBase  = ktpu_pkg::RAM_BASE;
+  localparam logic [31:0] MmioBase = ktpu_pkg::MMIO_BASE;
+  localparam logic [31:0] DramBase = ktpu_pkg::DRAM_BASE;
+  localparam int RamWords = RamBytes / 4;
+  localparam int RamAw    = $clog2(RamWords);
+  localparam logic [7:0] TagWrite = 8'h00, TagRead = 8'h01;
+
+  if (DramAddrBits < 6 || DramAddrBits > 28) begin : gen_bad_dram
+    $error("ktpu_soc: DramAddrBits must be 6..28");
+  end
+
+  // ---------------------------------------------------------------- CPU
+  logic [31:0] imem_addr, imem_rdata;
+  logic        d_req, d_we, d_gnt, d_err, d_rvalid;
+  logic [31:0] d_addr, d_wdata, d_rdata;
+  logic [3:0]  d_be;
+  logic        irq_timer, irq_ext;
+  logic [63:0] mtime;
+
+  ktpu_cpu #(.ResetPc(RamBase), .IMemBytes(RamBytes)) u_cpu (
+    .clk_i, .rst_i,
+    .imem_addr_o  (imem_addr),
+    .imem_rdata_i (imem_rdata),
+    .dbus_req_o   (d_req),
+    .dbus_we_o    (d_we),
+    .dbus_addr_o  (d_addr),
+    .dbus_be_o    (d_be),
+    .dbus_wdata_o (d_wdata),
+    .dbus_gnt_i   (d_gnt),
+    .dbus_err_i   (d_err),
+    .dbus_rvalid_i(d_rvalid),
+    .dbus_rdata_i (d_rdata),
+    .irq_timer_i  (irq_timer),
+    .irq_ext_i    (irq_ext),
+    .mtime_i      (mtime)
+  );
+
+  // ---------------------------------------------------------------- decode
+  logic sel_ram, sel_mmio, sel_dram;
+  assign sel_ram  = d_addr[31:RamAw+2] == '0;
+  assign sel_mmio = d_addr[31:12] == MmioBase[31:12];
+  assign sel_dram = d_addr[31:DramAddrBits] == DramBase[31:DramAddrBits];
+
+  // ---------------------------------------------------------------- RAM
+  logic [31:0] ram_rdata, ram_wdata;
+  logic        ram_we;
+  logic [3:0]  ram_be;
+  logic [RamAw-1:0] ram_waddr;
+  always_comb begin
+    if (ld_valid_i) begin
+      ram_we = 1'b1; ram_be = ld_be_i; ram_waddr = ld_addr_i[RamAw+1:2]; ram_wdata = ld_data_i;
+    end else begin
+      ram_we = d_req && d_we && sel_ram; ram_be = d_be; ram_waddr = d_addr[RamAw+1:2];
+      ram_wdata = d_wdata;
+    end
+  end
+  for (genvar l = 0; l < 4; l++) begin : gen_lane
+    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive)) u_fetch (
+      .clk_i,
+      .we_i   (ram_we && ram_be[l]),
+      .waddr_i(ram_waddr),
+      .wdata_i(ram_wdata[8*l +: 8]),
+      .re_i   (1'b1),
+      .raddr_i(imem_addr[RamAw+1:2]),
+      .rdata_o(imem_rdata[8*l +: 8])
+    );
+    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive)) u_data (
+      .clk_i,
+      .we_i   (ram_we && ram_be[l]),
+      .waddr_i(ram_waddr),
+      .wdata_i(ram_wdata[8*l +: 8]),
+      .re_i   (d_req && !d_we && sel_ram),
+      .raddr_i(d_addr[RamAw+1:2]),
+      .rdata_o(ram_rdata[8*l +: 8])
+    );
+  end
+
+  // ---------------------------------------------------------------- MMIO
+  logic        mmio_gnt, mmio_err, mmio_rvalid;
+  logic [31:0] mmio_rdata;
+  logic        dram_rd_busy_q;
+
+  ktpu_soc_mmio #(.MeshW(MeshW), .MeshH(MeshH), .Kinds(Kinds)) u_mmio (
+    .clk_i, .rst_i,
+    .sel_i          (d_req && sel_mmio),
+    .we_i           (d_we),
+    .off_i          (d_addr[11:0]),
+    .wdata_i        (d_wdata),
+    .gnt_o          (mmio_gnt),
+    .err_o          (mmio_err),
+    .rvalid_o       (mmio_rvalid),
+    .rdata_o        (mmio_rdata),
+    .ev_cpu_stall_i ((d_req && !d_gnt) || dram_rd_busy_q),
+    .ev_dram_rd_i   (dram_req_valid_o && dram_req_ready_i && !dram_req_write_o),
+    .ev_dram_wr_i   (dram_req_valid_o && dram_req_ready_i && dram_req_write_o),
+    .irq_timer_o    (irq_timer),
+    .irq_ext_o      (irq_ext),
+    .mtime_o        (mtime),
+    .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i,
+    .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
+    .sim_exit_valid_o, .sim_exit_code_o,
+    .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
+    .mesh_tx_valid_o, .mesh_tx_flit_o, .mesh_tx_ready_i,
+    .mesh_rx_valid_i, .mesh_rx_flit_i, .mesh_rx_ready_o
+  );
+
+  // ---------------------------------------------------------------- DRAM window
+  logic [2:0] dram_word_q;
+  assign dram_req_valid_o = d_req && sel_dram && !dram_rd_busy_q;
+  assign dram_req_write_o = d_we;
+  assign dram_req_addr_o  = {d_addr[DramAddrBits-1:5], 5'd0};
+  assign dram_req_wdata_o = {8{d_wdata}};
+  assign dram_req_wstrb_o = 32'(d_be) << {d_addr[4:2], 2'b00};
+  assign dram_req_tag_o   = d_we ? TagWrite : TagRead;
+  assign dram_rsp_ready_o = 1'b1;   // write acks are dropped, the one read is awaited
+
+  logic dram_rvalid;
+  assign dram_rvalid = dram_rd_busy_q && dram_rsp_valid_i && dram_rsp_tag_i == TagRead;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) dram_rd_busy_q <= 1'b0;
+    else if (dram_req_valid_o && dram_req_ready_i && !d_we) dram_rd_busy_q <= 1'b1;
+    else if (dram_rvalid) dram_rd_busy_q <= 1'b0;
+    if (dram_req_valid_o && dram_req_ready_i) dram_word_q <= d_addr[4:2];
+  end
+
+  // ---------------------------------------------------------------- bus return
+  always_comb begin
+    d_gnt = 1'b1; d_err = 1'b0;
+    if (sel_ram) ;
+    else if (sel_mmio) begin d_gnt = mmio_gnt; d_err = mmio_err; end
+    else if (sel_dram) d_gnt = dram_req_ready_i && !dram_rd_busy_q;
+    else d_err = 1'b1;
+  end
+
+  logic ram_rvalid_q;
+  always_ff @(posedge clk_i) begin
+    ram_rvalid_q <= !rst_i && d_req && !d_we && sel_ram;
+  end
+  // The fetch port sees only RAM word addresses; fetch faults are the CPU's.
+  logic unused_imem;
+  assign unused_imem = ^{imem_addr[31:RamAw+2], imem_addr[1:0], ld_addr_i[31:RamAw+2], ld_addr_i[1:0]};
+  assign d_rvalid = ram_rvalid_q || mmio_rvalid || dram_rvalid;
+  always_comb begin
+    if (ram_rvalid_q)     d_rdata = ram_rdata;
+    else if (mmio_rvalid) d_rdata = mmio_rdata;
+    else                  d_rdata = dram_rsp_rdata_i[32*dram_word_q +: 32];
+  end
+endmodule
+
+`default_nettype wire
