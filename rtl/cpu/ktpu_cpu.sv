@@ -90,6 +90,7 @@ module ktpu_cpu #(
   logic [4:0]  mcause_code_q;
   logic [31:0] mtval_q, mscratch_q;
   logic [63:0] mcycle_q, minstret_q;
+  logic        csr_wb_q;                // a CSR write is in W (see CSR update)
 
   // ------------------------------------------------------------------ decode
   logic [31:0] insn;
@@ -162,19 +163,26 @@ module ktpu_cpu #(
 
   // ------------------------------------------------------------------ ALU
   // One 33-bit adder serves add/sub, the comparisons, branch conditions,
-  // load/store addresses and the jalr target; one right shifter serves all
-  // three shifts (SLL by reversing in and out). Size before speed (SPEC §9).
-  logic [31:0] alu_b;
+  // load/store addresses and the results of lui (0 + imm), auipc (pc + imm)
+  // and jal/jalr (pc + 4), so the result select has few inputs; one right
+  // shifter serves all three shifts (SLL by reversing in and out). Size
+  // before speed (SPEC §9).
+  logic        a_is_pc;
+  logic [31:0] alu_a, alu_b;
+  assign a_is_pc = is_auipc | is_jal | is_jalr;
   always_comb begin
-    if (is_op || is_branch) alu_b = b;
-    else if (is_store)      alu_b = imm_s;
-    else                    alu_b = imm_i;
+    alu_a = is_lui ? 32'd0 : a_is_pc ? pc_q : a;
+    if (is_op || is_branch)      alu_b = b;
+    else if (is_store)           alu_b = imm_s;
+    else if (is_lui || is_auipc) alu_b = imm_u;
+    else if (is_jal || is_jalr)  alu_b = 32'd4;
+    else                         alu_b = imm_i;
   end
   logic        negate;
   assign negate = is_branch || ((is_op || is_opimm) && (funct3 == 3'b010 || funct3 == 3'b011)) ||
                   (is_op && funct3 == 3'b000 && funct7[5]);
   logic [32:0] addsub;
-  assign addsub = {1'b0, a} + {1'b0, negate ? ~alu_b : alu_b} + 33'(negate);
+  assign addsub = {1'b0, alu_a} + {1'b0, negate ? ~alu_b : alu_b} + 33'(negate);
   logic [31:0] sum;
   assign sum = addsub[31:0];
   logic lt, ltu, eq;
@@ -200,17 +208,12 @@ module ktpu_cpu #(
     for (int i = 0; i < 32; i++) sh_rev[i] = sh_out[31-i];
   end
 
-  logic [31:0] alu_out;
+  logic [31:0] logic_out;
   always_comb begin
-    unique case (funct3)
-      3'b000:  alu_out = sum;
-      3'b001:  alu_out = sh_rev;
-      3'b010:  alu_out = {31'd0, lt};
-      3'b011:  alu_out = {31'd0, ltu};
-      3'b100:  alu_out = a ^ alu_b;
-      3'b101:  alu_out = sh_out;
-      3'b110:  alu_out = a | alu_b;
-      default: alu_out = a & alu_b;
+    unique case (funct3[1:0])
+      2'b00:   logic_out = a ^ alu_b;
+      2'b10:   logic_out = a | alu_b;
+      default: logic_out = a & alu_b;
     endcase
   end
 
@@ -226,14 +229,14 @@ module ktpu_cpu #(
     endcase
   end
 
-  logic        jump;        // control transfer taken by this instruction
-  logic [31:0] jump_target, pc_plus4, pc_imm;
-  assign pc_plus4 = pc_q + 32'd4;
-  assign pc_imm   = pc_q + (is_auipc ? imm_u : is_jal ? imm_j : imm_b);
-  always_comb begin
-    jump        = is_jal | is_jalr | (is_branch & br_taken);
-    jump_target = is_jalr ? {sum[31:1], 1'b0} : pc_imm;
-  end
+  // Whether a jump's target is 2 mod 4, straight from the operands (the
+  // target itself comes out of the pc adder below, which needs to know
+  // whether the instruction fires). jal and branch offsets are even and the
+  // pc is 4-aligned, so only the immediate's bit 1 counts; jalr adds rs1.
+  logic jump, jump_mis;
+  assign jump     = is_jal | is_jalr | (is_branch & br_taken);
+  assign jump_mis = is_jalr ? (a[1] ^ imm_i[1] ^ (a[0] & imm_i[0])) :
+                    is_jal  ? imm_j[1] : imm_b[1];
 
   // ------------------------------------------------------------------ memory
   logic [31:0] mem_addr;
@@ -250,18 +253,10 @@ module ktpu_cpu #(
   // ------------------------------------------------------------------ CSRs
   logic [11:0] csr_addr;
   assign csr_addr = insn[31:20];
-  logic [31:0] csr_rdata, csr_src, csr_wdata;
+  logic [31:0] csr_rdata;
   logic        csr_known, csr_write;
-  assign csr_src   = funct3[2] ? {27'd0, rs1} : a;
   // csrrs/csrrc (and the immediate forms) with rs1 field 0 do not write.
   assign csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
-  always_comb begin
-    unique case (funct3[1:0])
-      2'b01:   csr_wdata = csr_src;
-      2'b10:   csr_wdata = csr_rdata | csr_src;
-      default: csr_wdata = csr_rdata & ~csr_src;
-    endcase
-  end
 
   // Read mux as one-hot selects ANDed and ORed: the same function as a case
   // statement, but Yosys/ABC maps a 25-way case on 12 address bits into
@@ -331,24 +326,26 @@ module ktpu_cpu #(
   logic fetch_fault;
   assign fetch_fault = pc_q[31:IMemBits] != '0;
 
-  // Exceptions decided from the instruction alone, in priority order.
+  // Exceptions decided from the instruction alone, in priority order, and
+  // where each trap's mtval comes from.
+  typedef enum logic [1:0] {TvalZero, TvalInsn, TvalTarget, TvalAddr} tval_e;
   logic       exc;
   logic [4:0] exc_cause;
-  logic [31:0] exc_tval;
+  tval_e      exc_tval;
   always_comb begin
-    exc = 1'b1; exc_cause = CauseIllegal; exc_tval = insn;
+    exc = 1'b1; exc_cause = CauseIllegal; exc_tval = TvalInsn;
     if (fetch_fault) begin
-      exc_cause = CauseInsnAccess; exc_tval = pc_q;
+      exc_cause = CauseInsnAccess; exc_tval = TvalTarget;       // the pc adder gives pc_q
     end else if (!legal || (is_csr && csr_illegal)) begin
-      exc_cause = CauseIllegal; exc_tval = insn;
+      exc_cause = CauseIllegal; exc_tval = TvalInsn;
     end else if (is_ecall) begin
-      exc_cause = CauseEcallM; exc_tval = 32'd0;
+      exc_cause = CauseEcallM; exc_tval = TvalZero;
     end else if (is_ebreak) begin
-      exc_cause = CauseBreakpoint; exc_tval = pc_q;
-    end else if (jump && jump_target[1]) begin
-      exc_cause = CauseInsnMisaligned; exc_tval = jump_target;
+      exc_cause = CauseBreakpoint; exc_tval = TvalTarget;       // the pc adder gives pc_q
+    end else if (jump && jump_mis) begin
+      exc_cause = CauseInsnMisaligned; exc_tval = TvalTarget;   // the jump target
     end else if ((is_load || is_store) && mem_misaligned) begin
-      exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = mem_addr;
+      exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = TvalAddr;
     end else begin
       exc = 1'b0;
     end
@@ -356,7 +353,7 @@ module ktpu_cpu #(
 
   // ------------------------------------------------------------------ control
   logic go;           // X holds a real instruction this cycle
-  assign go = x_valid_q && !rst_i && !w_wait;
+  assign go = x_valid_q && !rst_i && !w_wait && !csr_wb_q;
   // Once an M op has started it finishes before an interrupt may cut in.
   assign irq_take = go && irq_pending && !md_busy;
   assign md_req   = go && is_muldiv && !exc && !irq_take;
@@ -374,44 +371,79 @@ module ktpu_cpu #(
     endcase
   end
 
-  logic bus_fault, trap, fire;
+  logic bus_fault, trap, fire, retire;
   assign bus_fault = mem_op && dbus_gnt_i && dbus_err_i;
   // X completes this cycle (retires or traps)
   assign fire = go && (irq_take || exc || bus_fault ||
                        (is_muldiv ? md_done : (!mem_op || dbus_gnt_i)));
-  assign trap = irq_take || exc || bus_fault;
+  assign trap   = irq_take || (go && exc) || bus_fault;   // implies fire
+  assign retire = fire && !trap;
+
+  // The pc adder: pc + 4 when the instruction retires, pc + 0 while X holds
+  // or traps (the mtval of ebreak and fetch faults), the jump target when a
+  // jump is taken (rs1 + imm for jalr), also when that target then traps as
+  // misaligned (its mtval). One adder and no pc-select mux after it.
+  logic        take_jump;
+  logic [31:0] pc_base, pc_off, pc_sum, jump_target;
+  assign take_jump = go && jump && !fetch_fault && !irq_take;
+  always_comb begin
+    pc_base = (take_jump && is_jalr) ? a : pc_q;
+    if (take_jump)   pc_off = is_jalr ? imm_i : is_jal ? imm_j : imm_b;
+    else if (retire) pc_off = 32'd4;
+    else             pc_off = 32'd0;
+  end
+  assign pc_sum      = pc_base + pc_off;
+  assign jump_target = {pc_sum[31:1], 1'b0};
+  logic unused_pc_sum0;   // jalr clears the target's bit 0
+  assign unused_pc_sum0 = pc_sum[0];
 
   logic [4:0]  trap_cause;
   logic [31:0] trap_tval;
+  tval_e       trap_tsel;
   always_comb begin
-    if (irq_take)       begin trap_cause = irq_cause; trap_tval = 32'd0; end
-    else if (exc)       begin trap_cause = exc_cause; trap_tval = exc_tval; end
+    if (irq_take)       begin trap_cause = irq_cause; trap_tsel = TvalZero; end
+    else if (exc)       begin trap_cause = exc_cause; trap_tsel = exc_tval; end
     else                begin trap_cause = is_store ? CauseStoreAccess : CauseLoadAccess;
-                              trap_tval  = mem_addr; end
+                              trap_tsel  = TvalAddr; end
+    unique case (trap_tsel)
+      TvalZero:   trap_tval = 32'd0;
+      TvalInsn:   trap_tval = insn;
+      TvalTarget: trap_tval = jump_target;
+      default:    trap_tval = mem_addr;
+    endcase
   end
 
+  // The low two bits of every fetch address are 0: a target that is not
+  // traps instead (mtvec and mepc hold 30 bits).
   logic [31:0] next_pc;
   always_comb begin
-    if (!fire)                next_pc = pc_q;
-    else if (trap)            next_pc = {mtvec_q, 2'b00};
-    else if (is_mret)         next_pc = {mepc_q, 2'b00};
-    else if (jump)            next_pc = jump_target;
-    else                      next_pc = pc_plus4;
+    if (trap)                next_pc = {mtvec_q, 2'b00};
+    else if (go && is_mret)  next_pc = {mepc_q, 2'b00};
+    else                     next_pc = {pc_sum[31:2], 2'b00};
   end
   assign imem_addr_o = next_pc;
 
-  // Result of the X instruction (loads fill theirs in W).
+  // Result of the X instruction (loads fill theirs in W): one AND-OR select.
+  // Decoded from as few bits as the written instructions need (results of
+  // instructions that write no register are don't-care): opcode bit 2 is
+  // set for lui/auipc/jal/jalr (and fence), whose result is the sum.
   logic [31:0] x_result;
   logic        x_wr;
+  logic        r_md, r_csr, r_alu, r_sum, r_shl, r_shr, r_slt, r_log;
   always_comb begin
-    x_wr = (rd != 5'd0) && !(is_branch || is_store || is_fence || is_ecall ||
-                             is_ebreak || is_mret || is_wfi);
-    if (is_lui)                  x_result = imm_u;
-    else if (is_auipc)           x_result = pc_imm;
-    else if (is_jal || is_jalr)  x_result = pc_plus4;
-    else if (is_csr)             x_result = csr_rdata;
-    else if (is_muldiv)          x_result = md_result;
-    else                         x_result = alu_out;
+    x_wr  = (rd != 5'd0) && !(is_branch || is_store || is_fence || is_ecall ||
+                              is_ebreak || is_mret || is_wfi);
+    r_md  = is_muldiv;
+    r_csr = is_csr;
+    r_alu = !r_md && !r_csr;
+    r_sum = r_alu && (opcode[2] || funct3 == 3'b000);
+    r_shl = r_alu && !opcode[2] && funct3 == 3'b001;
+    r_shr = r_alu && !opcode[2] && funct3 == 3'b101;
+    r_slt = r_alu && !opcode[2] && funct3[2:1] == 2'b01;
+    r_log = r_alu && !opcode[2] && funct3[2] && funct3[1:0] != 2'b01;
+    x_result = ({32{r_sum}} & sum) | ({32{r_shl}} & sh_rev) | ({32{r_shr}} & sh_out) |
+               {31'd0, r_slt & (funct3[0] ? ltu : lt)} | ({32{r_log}} & logic_out) |
+               ({32{r_csr}} & csr_rdata) | ({32{r_md}} & md_result);
   end
 
   always_ff @(posedge clk_i) begin
@@ -454,8 +486,43 @@ module ktpu_cpu #(
   end
 
   // ------------------------------------------------------------------ CSR update
-  logic csr_we;
-  assign csr_we = fire && !trap && is_csr && csr_write;
+  // A CSR write happens in W, the cycle after its instruction retired: the
+  // old value is then in w_result_q (it is the instruction's rd result), so
+  // the new one is computed from registers and the wide read mux feeds only
+  // the result select. X holds for that cycle (go is low: no instruction,
+  // no interrupt), so the next instruction sees the written value, and the
+  // write never meets a trap or mret. Costs one cycle per CSR write.
+  localparam int WsMstatus = 0, WsMie = 1, WsMtvec = 2, WsMscratch = 3, WsMepc = 4,
+                 WsMcause = 5, WsMtval = 6, WsCyc = 7, WsCych = 8, WsIns = 9, WsInsh = 10;
+  logic [10:0] csr_wsel_q;      // which CSR (one-hot, WsX)
+  logic [1:0]  csr_op_q;        // funct3[1:0]: write, set, clear
+  logic        csr_imm_q;       // funct3[2]: the source is the 5-bit rs1 field
+  logic [4:0]  csr_uimm_q;
+  logic [31:0] csr_a_q, csr_src, csr_wdata;
+  logic [10:0] csr_we;          // write this CSR this cycle
+  always_ff @(posedge clk_i) begin
+    if (rst_i) csr_wb_q <= 1'b0;
+    else       csr_wb_q <= retire && is_csr && csr_write;
+  end
+  always_ff @(posedge clk_i) begin
+    if (fire) begin
+      csr_wsel_q <= {s_insh, s_ins, s_cych, s_cyc, s_mtval, s_mcause, s_mepc, s_mscratch,
+                     s_mtvec, s_mie, s_mstatus};
+      csr_op_q   <= funct3[1:0];
+      csr_imm_q  <= funct3[2];
+      csr_uimm_q <= rs1;
+      csr_a_q    <= a;        // a alone: the immediate is chosen in W
+    end
+  end
+  always_comb begin
+    csr_src = csr_imm_q ? {27'd0, csr_uimm_q} : csr_a_q;
+    unique case (csr_op_q)
+      2'b01:   csr_wdata = csr_src;
+      2'b10:   csr_wdata = w_result_q | csr_src;
+      default: csr_wdata = w_result_q & ~csr_src;
+    endcase
+    csr_we = csr_wsel_q & {11{csr_wb_q}};
+  end
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -469,39 +536,48 @@ module ktpu_cpu #(
       mcause_code_q <= 5'd0;
       mtval_q       <= 32'd0;
       mscratch_q    <= 32'd0;
-      mcycle_q      <= 64'd0;
-      minstret_q    <= 64'd0;
     end else begin
-      mcycle_q <= mcycle_q + 64'd1;
-      if (fire && !trap) minstret_q <= minstret_q + 64'd1;
-      if (fire && trap) begin
-        mepc_q        <= pc_q[31:2];
-        mcause_irq_q  <= irq_take;
-        mcause_code_q <= trap_cause;
-        mtval_q       <= trap_tval;
-        mpie_q        <= mie_q;
-        mie_q         <= 1'b0;
-      end else if (fire && is_mret) begin
+      // A trap and a CSR write never meet (X holds while the write is in W).
+      if (trap || csr_we[WsMepc])   mepc_q  <= trap ? pc_q[31:2] : csr_wdata[31:2];
+      if (trap || csr_we[WsMtval])  mtval_q <= trap ? trap_tval : csr_wdata;
+      if (trap || csr_we[WsMcause]) begin
+        mcause_irq_q  <= trap ? irq_take : csr_wdata[31];
+        mcause_code_q <= trap ? trap_cause : csr_wdata[4:0];
+      end
+      if (trap) begin
+        mpie_q <= mie_q;
+        mie_q  <= 1'b0;
+      end else if (retire && is_mret) begin
         mie_q  <= mpie_q;
         mpie_q <= 1'b1;
+      end else if (csr_we[WsMstatus]) begin
+        mie_q  <= csr_wdata[3];
+        mpie_q <= csr_wdata[7];
       end
-      // A CSR write lands after the instruction's own counter increment, so
-      // the written value is what the next instruction reads.
-      if (csr_we) begin
-        if (s_mstatus)  begin mie_q <= csr_wdata[3]; mpie_q <= csr_wdata[7]; end
-        if (s_mie)      begin mtie_q <= csr_wdata[7]; meie_q <= csr_wdata[11]; end
-        if (s_mtvec)    mtvec_q    <= csr_wdata[31:2];
-        if (s_mscratch) mscratch_q <= csr_wdata;
-        if (s_mepc)     mepc_q     <= csr_wdata[31:2];
-        if (s_mcause)   begin mcause_irq_q <= csr_wdata[31]; mcause_code_q <= csr_wdata[4:0]; end
-        if (s_mtval)    mtval_q    <= csr_wdata;
-        // The user copies (0xC..) never get here: writing them is illegal.
-        if (s_cyc)      mcycle_q[31:0]    <= csr_wdata;
-        if (s_cych)     mcycle_q[63:32]   <= csr_wdata;
-        if (s_ins)      minstret_q[31:0]  <= csr_wdata;
-        if (s_insh)     minstret_q[63:32] <= csr_wdata;
-        // misa, mip and the ids: WARL, writes ignored
-      end
+      if (csr_we[WsMie])      begin mtie_q <= csr_wdata[7]; meie_q <= csr_wdata[11]; end
+      if (csr_we[WsMtvec])    mtvec_q    <= csr_wdata[31:2];
+      if (csr_we[WsMscratch]) mscratch_q <= csr_wdata;
+      // misa, mip and the ids: WARL, writes ignored
+    end
+  end
+
+  // The counters: each half is the increment or, when an instruction writes
+  // it, the written value (the write lands after that instruction's own
+  // increment, so it is what the next instruction reads). The user copies
+  // (0xC..) never get here: writing them is illegal.
+  logic [63:0] mcycle_inc, minstret_inc;
+  assign mcycle_inc   = mcycle_q + 64'd1;
+  assign minstret_inc = minstret_q + 64'd1;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      mcycle_q   <= 64'd0;
+      minstret_q <= 64'd0;
+    end else begin
+      mcycle_q[31:0]  <= csr_we[WsCyc]  ? csr_wdata : mcycle_inc[31:0];
+      mcycle_q[63:32] <= csr_we[WsCych] ? csr_wdata : mcycle_inc[63:32];
+      // No instruction retires while a write is in W.
+      if (retire || csr_we[WsIns])  minstret_q[31:0]  <= csr_we[WsIns]  ? csr_wdata : minstret_inc[31:0];
+      if (retire || csr_we[WsInsh]) minstret_q[63:32] <= csr_we[WsInsh] ? csr_wdata : minstret_inc[63:32];
     end
   end
 

@@ -51,11 +51,15 @@ module ktpu_cpu_muldiv (
   logic        neg_q_q, neg_r_q;
   logic        div_signed;
   assign div_signed = !op_i[0];
-  logic [31:0] a_abs, b_abs;
+  logic [31:0] a_abs;
   assign a_abs = (div_signed && a_i[31]) ? 32'd0 - a_i : a_i;
-  assign b_abs = (div_signed && b_i[31]) ? 32'd0 - b_i : b_i;
+  // The divisor is kept as given: subtracting |b| is adding b when b is
+  // negative (33-bit, {1, b} = -|b|, also for b = -2^31), so the invert of a
+  // subtraction and the choice share one LUT per bit and no negation of b
+  // is needed. trial[32] set: {rem, next bit} < |b|.
+  logic        dvs_neg_q;
   logic [32:0] trial;
-  assign trial = {rem_q, quo_q[31]} - {1'b0, dvs_q};
+  assign trial = {rem_q, quo_q[31]} + ({dvs_neg_q, dvs_q} ^ {33{!dvs_neg_q}}) + 33'(!dvs_neg_q);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -78,7 +82,8 @@ module ktpu_cpu_muldiv (
 
   always_ff @(posedge clk_i) begin
     if (state_q == Idle) begin
-      dvs_q   <= b_abs;
+      dvs_q   <= b_i;
+      dvs_neg_q <= div_signed && b_i[31];
       quo_q   <= a_abs;
       rem_q   <= 32'd0;
       neg_q_q <= div_signed && (a_i[31] ^ b_i[31]) && (b_i != 32'd0);
@@ -97,13 +102,16 @@ module ktpu_cpu_muldiv (
   assign busy_o = state_q != Idle;
   assign done_o = busy_o && (cnt_q == 6'd0);
 
+  // One negation serves quotient and remainder: -x = (x ^ ~0) + 1.
+  logic [31:0] div_res, div_out;
+  logic        div_neg;
+  assign div_res = op_i[1] ? rem_q : quo_q;
+  assign div_neg = op_i[1] ? neg_r_q : neg_q_q;
+  assign div_out = (div_res ^ {32{div_neg}}) + 32'(div_neg);
   always_comb begin
-    unique case (op_i)
-      3'b000:  result_o = mp_q[31:0];
-      3'b001, 3'b010, 3'b011: result_o = mp_q[63:32];
-      3'b100, 3'b101: result_o = neg_q_q ? 32'd0 - quo_q : quo_q;
-      default: result_o = neg_r_q ? 32'd0 - rem_q : rem_q;
-    endcase
+    if (is_div)                   result_o = div_out;
+    else if (op_i[1:0] == 2'b00)  result_o = mp_q[31:0];
+    else                          result_o = mp_q[63:32];
   end
 
   // mp_q[65:64] are sign copies of a 33x33 product that never needs them.
