@@ -251,12 +251,13 @@ module ktpu_node #(
   assign nk     = w[ktpu_pkg::CI_NK_WORD][ktpu_pkg::CI_NK_NK_LSB +: 16];
   assign base   = w[ktpu_pkg::CI_BASE_WORD];
   assign stride = w[ktpu_pkg::CI_STRIDE_WORD];
-  logic i_side, i_acc, i_emit, i_clear;
+  logic i_side, i_acc, i_emit, i_fwd, i_clear;
   logic [1:0] i_fmt;
   assign i_side  = w[0][ktpu_pkg::CI_OP_SIDE_LSB];
   assign i_fmt   = w[0][ktpu_pkg::CI_OP_FMT_LSB +: 2];
   assign i_acc   = w[0][ktpu_pkg::CI_OP_ACC_LSB];
   assign i_emit  = w[0][ktpu_pkg::CI_OP_EMIT_LSB];
+  assign i_fwd   = w[0][ktpu_pkg::CI_OP_FWD_LSB];
   assign i_clear = w[0][ktpu_pkg::CI_OP_CLEAR_LSB];
 
   // Extents in 33 bits: nothing wraps.
@@ -280,6 +281,8 @@ module ktpu_node #(
         end
         OpGemm: begin
           if (gm == '0 || gn == '0 || nk == '0)             err = 8'(ktpu_pkg::CLERR_SHAPE);
+          else if (i_fwd && (nk != 16'd1 || i_acc || i_emit)) err = 8'(ktpu_pkg::CLERR_FWD);
+          else if (i_fwd && px == 4'(X) && py == 4'(Y))   err = 8'(ktpu_pkg::CLERR_PEER);
           else if (ext_a > 33'(L1Depth))                    err = 8'(ktpu_pkg::CLERR_L1A);
           else if (ext_b > 33'(L1Depth))                    err = 8'(ktpu_pkg::CLERR_L1B);
           else if (ext_t > 33'(AccDepth))                   err = 8'(ktpu_pkg::CLERR_TILE);
@@ -311,7 +314,7 @@ module ktpu_node #(
   ktpu_node_seq #(.L1Depth(L1Depth), .AccDepth(AccDepth)) u_seq (
     .clk_i(clk_i), .rst_i(rst_i),
     .start_i(seq_start), .mode_i(seq_mode), .aoff_i(L1W'(aoff)), .boff_i(L1W'(boff)),
-    .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit),
+    .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit), .fwd_i(i_fwd),
     .busy_o(seq_busy), .stall_o(seq_stall), .pad_o(seq_pad),
     .l1_re_o(l1_re), .l1a_addr_o(l1a_raddr), .l1b_addr_o(l1b_raddr),
     .pin_valid_i(pa_v_q), .pin_index_i(pa_idx_q), .pin_take_o(pin_take),
@@ -396,7 +399,7 @@ module ktpu_node #(
         pk_x_q    <= px;
         pk_y_q    <= py;
         pk_idx_q  <= '0;
-        pk_left_q <= gn;
+        pk_left_q <= (op == OpGemm) ? 16'(ext_t - 33'(toff)) : gn;   // FWD: gm x gn
       end
       if (pk_v && pk_r) begin
         pk_hi_q <= !pk_hi_q;
@@ -465,8 +468,10 @@ module ktpu_node #(
   assign quiet   = !seq_busy && fills_out == '0 && !dr_busy && !acc_busy && !pout_v &&
                    pk_left_q == '0 && !rd_v_q;
   assign fill_go = !iq_empty && err == '0 && op == OpFill && have_free && !rd_v_q;
+  // a FWD GEMM also needs its receiver's grant and the peer packetiser free
+  // (an earlier FWD GEMM answered at its start; its packets may still leave)
   assign gemm_go = !iq_empty && err == '0 && op == OpGemm && !seq_busy && fills_out == '0 &&
-                   !eng_v_q && !(i_emit && job_full);
+                   !eng_v_q && !(i_emit && job_full) && !(i_fwd && (!gr_hit || pk_left_q != '0));
   // starved: the datapath has nothing to do because the next GEMM's operands
   // are still arriving (waiting behind a running sweep is not starving)
   assign starving = !iq_empty && err == '0 && op == OpGemm && fills_out != '0 && !seq_busy;
@@ -493,6 +498,7 @@ module ktpu_node #(
           OpFill: if (fill_go) begin fill_alloc = 1'b1; iq_pop = 1'b1; end
           OpGemm: if (gemm_go) begin
             seq_start = 1'b1; seq_mode = 2'd0; job_push = i_emit;
+            send_start = i_fwd; gr_use = i_fwd;
             eng_post = 1'b1; iq_pop = 1'b1;
           end
           OpDrain: begin
@@ -503,7 +509,7 @@ module ktpu_node #(
             end
           end
           OpSend: begin
-            if (!ph_q && !seq_busy && gr_hit) begin
+            if (!ph_q && !seq_busy && gr_hit && pk_left_q == '0) begin
               seq_start = 1'b1; seq_mode = 2'd2; send_start = 1'b1; gr_use = 1'b1;
             end else if (ph_q && !seq_busy && pk_left_q == '0) begin
               eng_post = 1'b1; iq_pop = 1'b1;

@@ -9,6 +9,10 @@
 //         K is outermost, so two commands to one tile are gm*gn issues apart.
 //         A job whose last block is a LOAD (nk = 1, acc = 0) cannot fuse its
 //         emit: it runs a second pass of EMITs over the same tiles.
+//         With fwd (nk = 1, acc = emit = 0, checked by the node) every command
+//         is FWD instead: peer out = R22(v), the tile untouched; its address
+//         only tags the output (the interlock spaces it like the LOAD it
+//         replaces, which is harmless).
 //   EMIT  one EMIT per tile toff + g*gn + h (a DRAIN to memory)
 //   SEND  one SEND per tile toff + h, h < gn (gm = 1)
 //   RECV  one ADD_PEER per sub-tile arriving on pin_*, at toff + its index,
@@ -42,6 +46,7 @@ module ktpu_node_seq #(
   input  wire [15:0]      nk_i,
   input  wire             acc_i,
   input  wire             emit_i,
+  input  wire             fwd_i,       // GEMM: FWD instead of LOAD (nk = 1, acc = emit = 0)
   output logic            busy_o,
   output logic            stall_o,     // stage 1 holds a command that did not issue
   output logic            pad_o,       // ... because of the reuse interlock
@@ -66,6 +71,7 @@ module ktpu_node_seq #(
   localparam logic [2:0] OpAdd     = 3'(ktpu_pkg::ACC_OP_ADD);
   localparam logic [2:0] OpAddPeer = 3'(ktpu_pkg::ACC_OP_ADD_PEER);
   localparam logic [2:0] OpSend    = 3'(ktpu_pkg::ACC_OP_SEND);
+  localparam logic [2:0] OpFwd     = 3'(ktpu_pkg::ACC_OP_FWD);
   localparam logic [2:0] OpEmit    = 3'(ktpu_pkg::ACC_OP_EMIT);
   localparam logic [2:0] OpAddEmit = 3'(ktpu_pkg::ACC_OP_ADD_EMIT);
   localparam int unsigned HistN = ReuseMin - 1;
@@ -78,7 +84,7 @@ module ktpu_node_seq #(
   logic            act_q;                  // loops running (not RECV)
   logic            recv_q;                 // RECV stream open
   logic [1:0]      mode_q;
-  logic            acc_q, emit_q, pass2_q;
+  logic            acc_q, emit_q, fwd_q, pass2_q;
   logic [15:0]     gm_q, gn_q, nk_q, kb_q, g_q, h_q;
   logic [L1W-1:0]  aoff_q, boff_q, arow_q, brow_q;
   logic [TW-1:0]   toff_q, tile_q;
@@ -97,9 +103,10 @@ module ktpu_node_seq #(
     s0_op = OpAdd;
     unique case (mode_q)
       ModeGemm: begin
-        if (kb_q == 16'd0 && !acc_q)  s0_op = OpLoad;
-        else if (last_kb && emit_q)   s0_op = OpAddEmit;
-        else                          s0_op = OpAdd;
+        if (fwd_q)                         s0_op = OpFwd;
+        else if (kb_q == 16'd0 && !acc_q) s0_op = OpLoad;
+        else if (last_kb && emit_q)        s0_op = OpAddEmit;
+        else                               s0_op = OpAdd;
       end
       ModeEmit: s0_op = OpEmit;
       ModeSend: s0_op = OpSend;
@@ -125,6 +132,7 @@ module ktpu_node_seq #(
       mode_q  <= mode_i;
       acc_q   <= acc_i;
       emit_q  <= emit_i;
+      fwd_q   <= mode_i == ModeGemm && fwd_i;
       pass2_q <= mode_i == ModeGemm && emit_i && !acc_i && nk_i == 16'd1;
       gm_q    <= (mode_i == ModeSend) ? 16'd1 : gm_i;
       gn_q    <= gn_i;

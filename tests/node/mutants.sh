@@ -29,6 +29,10 @@ mutants=(
   "gemm_ignores_fills|ktpu_node.sv|s/!seq_busy && fills_out == '0 &&\n/!seq_busy \&\&\n/"
   "fill_lane_ignored|ktpu_node.sv|s/d_lane == 2'\(l\)\)/d_lane == 2'(0))/g"
   "drain_row_stride_x2|ktpu_node_drain.sv|s/row_q <= row_q \+ \{j_stride\[29:0\], 2'b00\};/row_q <= row_q + {j_stride[28:0], 3'b000};/"
+  "fwd_sends_tile|ktpu_node_seq.sv|s/if \(fwd_q\)                         s0_op = OpFwd;/if (fwd_q)                         s0_op = OpSend;/"
+  "fwd_nk_unchecked|ktpu_node.sv|s/else if \(i_fwd && \(nk != 16'd1 \|\| i_acc/else if (i_fwd && (i_acc/"
+  "fwd_no_grant_wait|ktpu_node.sv|s/!\(i_fwd && \(!gr_hit \|\| pk_left_q/!(i_fwd && (pk_left_q/"
+  "fwd_flags_unchecked|ktpu_node.sv|s/ \|\| i_acc \|\| i_emit\)\) err/)) err/"
 )
 srcs() {  # dir: the bench sources with rtl/node replaced by the mutant copy
   echo $R/rtl/prim/ktpu_ram.sv $R/rtl/prim/ktpu_fifo.sv $R/rtl/prim/ktpu_delay.sv $R/rtl/dsp/DSP48E2.sv \

@@ -124,6 +124,11 @@ static Ins i_gemm(int aoff, int boff, int toff, int gm, int gn, int nk, int acc,
     i.w[KTPU_CI_STRIDE_WORD] = cstride;
     return i;
 }
+static Ins i_gemm_fwd(int aoff, int boff, int toff, int gm, int gn, int px, int py) {
+    Ins i = i_gemm(aoff, boff, toff, gm, gn, 1, 0, 0, 0, 0);
+    i.w[0] |= 1u << KTPU_CI_OP_FWD_LSB | (uint32_t)px << KTPU_CI_OP_PX_LSB | (uint32_t)py << KTPU_CI_OP_PY_LSB;
+    return i;
+}
 static Ins i_drain(int toff, int gm, int gn, uint32_t cbase, uint32_t cstride) {
     Ins i = i_gemm(0, 0, toff, gm, gn, 0, 0, 0, cbase, cstride);
     i.w[0] = KTPU_CLOP_DRAIN;
@@ -325,6 +330,70 @@ static void splitk_test(int M, int K, int N, int p, int q) {
            (unsigned long long)(cyc - t0));
 }
 
+// FWD split-K: cluster p keeps K-blocks [0, nkb-1) resident at tile offset
+// PT; cluster q first GEMMs blocks [0, 2) into its own tile at QT, then a
+// GEMM with FWD sends block nkb-1's R22(v) (one command per sub-tile, the
+// tile untouched) to p, which RECVs it with ADD_PEER at PT + g*gn + h. C =
+// R16(R22(partial + R22(v))) bit for bit; q's tile must still hold its own
+// partial (DRAINed after the FWD and checked too).
+static void fwd_test(int M, int K, int N, int p, int q) {
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N), c2(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tp(M * N), tf(M * N), tq(M * N);
+    const uint32_t A = 0x20000, BT = 0x90000, C = 0x180000 + 64, C2 = 0x1A0000 + 64;
+    const int PT = 8, QT = 100;
+    uint32_t lda = 2 * K, ldc = 2 * N + 8;
+    for (auto &x : a) x = rnd_f16();
+    for (auto &x : bt) x = rnd_f16();
+    put_f16(A, lda, a.data(), M, K);
+    put_f16(BT, lda, bt.data(), N, K);
+    ktpu_ref_quant_matrix(a.data(), M, K, qa.data(), sa.data());
+    ktpu_ref_quant_matrix(bt.data(), N, K, qb.data(), sb.data());
+    int nkb = K / 32, f = nkb - 1;
+    unsigned rf = ktpu_ref_gemm_mx_partial(M, N, nkb, qa.data(), sa.data(), qb.data(), sb.data(), 0, f, 0, tp.data());
+    rf |= ktpu_ref_gemm_mx_partial(M, N, nkb, qa.data(), sa.data(), qb.data(), sb.data(), f, nkb, 0, tf.data());
+    rf |= ktpu_ref_tile_add_peer(tp.data(), tf.data(), M * N);   // FWD value = R22(v) = a LOAD of block f
+    rf |= ktpu_ref_tile_emit(tp.data(), c.data(), M * N);
+    rf |= ktpu_ref_gemm_mx_partial(M, N, nkb, qa.data(), sa.data(), qb.data(), sb.data(), 0, 2, 0, tq.data());
+    rf |= ktpu_ref_tile_emit(tq.data(), c2.data(), M * N);
+    canary(C - 64, M * ldc + 128);
+    canary(C2 - 64, M * ldc + 128);
+    int gm = M / 4, gn = N / 4;
+    uint64_t t0 = cyc;
+    std::vector<int> t;
+    t.push_back(issue(p, i_fill(0, 0, 0, A, lda, gm, f)));
+    t.push_back(issue(p, i_fill(1, 0, 0, BT, lda, gn, f)));
+    t.push_back(issue(p, i_gemm(0, 0, PT, gm, gn, f, 0, 0, 0, 0)));
+    t.push_back(issue(q, i_fill(0, 0, 0, A, lda, gm, 2)));
+    t.push_back(issue(q, i_fill(1, 0, 0, BT, lda, gn, 2)));
+    t.push_back(issue(q, i_gemm(0, 0, QT, gm, gn, 2, 0, 0, 0, 0)));
+    t.push_back(issue(q, i_fill(0, 0, 256, A + 64 * f, lda, gm, 1)));
+    t.push_back(issue(q, i_fill(1, 0, 256, BT + 64 * f, lda, gn, 1)));
+    t.push_back(issue(q, i_gemm_fwd(256, 256, QT, gm, gn, cl_x[p], cl_y[p])));
+    t.push_back(issue(q, i_drain(QT, gm, gn, C2, ldc)));
+    // the FWD GEMM must wait for its grant: nothing for it until p RECVs
+    int fwd_txn = t[t.size() - 2];
+    for (int k = 0; k < 3000; k++) tick();
+    bool early = false;
+    for (auto &d : done) early |= (int)((d.w[8] >> KTPU_FLIT_TXN_LSB) & 255) == fwd_txn;
+    CHECK(!early, "FWD split-K: the FWD GEMM started before its receiver granted the stream");
+    t.push_back(issue(p, i_peer(KTPU_CLOP_RECV, cl_x[q], cl_y[q], PT, gm * gn)));
+    t.push_back(issue(p, i_drain(PT, gm, gn, C, ldc)));
+    int st = issue(p, i_status(1)), sq = issue(q, i_status(1));
+    for (int x : t) CHECK(code(wait_done(x)) == KTPU_CLERR_OK, "FWD split-K: completion %d", x);
+    Flit fp = wait_done(st), fq = wait_done(sq);
+    CHECK(code(fp) == KTPU_CLERR_OK && (fp.w[KTPU_CD_FLAGS_WORD] & 0x30) == 0, "FWD split-K: receiver status");
+    CHECK(code(fq) == KTPU_CLERR_OK && (fq.w[KTPU_CD_FLAGS_WORD] & 0x30) == 0, "FWD split-K: sender status");
+    CHECK(((fp.w[KTPU_CD_FLAGS_WORD] | fq.w[KTPU_CD_FLAGS_WORD]) & 0xF) == (rf & 0xF),
+          "FWD split-K: numeric flags 0x%x, reference 0x%x",
+          (fp.w[KTPU_CD_FLAGS_WORD] | fq.w[KTPU_CD_FLAGS_WORD]) & 0xF, rf & 0xF);
+    check_c("FWD split-K", C, ldc, M, N, c.data(), N, 64);
+    check_c("FWD sender's own tile", C2, ldc, M, N, c2.data(), N, 64);
+    printf("FWD split-K %dx%dx%d on 2 clusters (GEMM FWD -> ADD_PEER): %llu cycles (RECV held back 3000)\n", M, K, N,
+           (unsigned long long)(cyc - t0));
+}
+
 // Malformed instructions to cluster e while cluster g runs a GEMM.
 static void error_test(int e, int g) {
     struct { const char *what; Ins in; int flits; int code; } cases[] = {
@@ -342,6 +411,11 @@ static void error_test(int e, int g) {
         {"GEMM B past L1", i_gemm(0, 509, 0, 1, 1, 4, 0, 0, 0, 0), 1, KTPU_CLERR_L1B},
         {"GEMM tiles past ACC_DEPTH", i_gemm(0, 0, 500, 4, 4, 1, 0, 0, 0, 0), 1, KTPU_CLERR_TILE},
         {"GEMM C misaligned", i_gemm(0, 0, 0, 1, 1, 1, 0, 1, 4, 64), 1, KTPU_CLERR_ALIGN},
+        {"GEMM FWD with nk 2", i_gemm_fwd(0, 0, 0, 1, 1, cl_x[e] ^ 1, cl_y[e]), 1, KTPU_CLERR_FWD},
+        {"GEMM FWD with the acc bit", i_gemm_fwd(0, 0, 0, 1, 1, cl_x[e] ^ 1, cl_y[e]), 1, KTPU_CLERR_FWD},
+        {"GEMM FWD with emit", i_gemm_fwd(0, 0, 0, 1, 1, cl_x[e] ^ 1, cl_y[e]), 1, KTPU_CLERR_FWD},
+        {"GEMM FWD to itself", i_gemm_fwd(0, 0, 0, 1, 1, cl_x[e], cl_y[e]), 1, KTPU_CLERR_PEER},
+        {"GEMM FWD tiles past ACC_DEPTH", i_gemm_fwd(0, 0, 509, 2, 2, cl_x[e] ^ 1, cl_y[e]), 1, KTPU_CLERR_TILE},
         {"DRAIN tiles past ACC_DEPTH", i_drain(511, 1, 2, 0, 64), 1, KTPU_CLERR_TILE},
         {"DRAIN stride misaligned", i_drain(0, 1, 1, 0, 12), 1, KTPU_CLERR_ALIGN},
         {"SEND to itself", i_peer(KTPU_CLOP_SEND, cl_x[e], cl_y[e], 0, 1), 1, KTPU_CLERR_PEER},
@@ -353,6 +427,11 @@ static void error_test(int e, int g) {
     };
     cases[0].in.w[0] = 0;
     cases[1].in.w[0] = 9;
+    for (auto &cs : cases) {   // the three illegal FWD flag combinations
+        if (!strcmp(cs.what, "GEMM FWD with nk 2")) cs.in.w[KTPU_CI_NK_WORD] = 2;
+        if (!strcmp(cs.what, "GEMM FWD with the acc bit")) cs.in.w[0] |= 1u << KTPU_CI_OP_ACC_LSB;
+        if (!strcmp(cs.what, "GEMM FWD with emit")) cs.in.w[0] |= 1u << KTPU_CI_OP_EMIT_LSB;
+    }
     int n = sizeof cases / sizeof cases[0], nerr = 0;
     for (int k = 0; k < n; k++) nerr += cases[k].code != KTPU_CLERR_OK && cases[k].code != KTPU_CLERR_MEM;
     for (uint32_t a = 0x40000; a < 0x40000 + 512 * 32; a += 4) ktpu_dram_bd_write32(a, 0x3C003C00u);
@@ -455,6 +534,7 @@ int main(int argc, char **argv) {
     if (ncl == 4) gemm_test("gemm64x128x64 x4", 64, 128, 64, 0, 4, 1, 0, 32, 64);
     if (ncl > 1) {
         splitk_test(32, 128, 32, 0, 1);
+        fwd_test(32, 128, 32, 0, 1);
         error_test(0, 1);
     } else {
         error_test(0, 0);
