@@ -42,7 +42,9 @@ static uint64_t tile_cost(const struct ktpu_plan *p, unsigned gm, unsigned gn)
 {
     unsigned ncl = p->cfg.clusters, half = p->cfg.l1_depth / 2;
     unsigned ntm = cdiv(p->gmt, gm), ntn = cdiv(p->gnt, gn);
-    uint64_t tiles = (uint64_t)ntm * ntn, tpc = (tiles + ncl - 1) / ncl;
+    /* 32-bit divisions only (tiles <= 2^28): this runs on the RV32 CPU */
+    unsigned tiles = ntm * ntn, tpc32 = cdiv(tiles, ncl);
+    uint64_t tpc = tpc32;
     uint64_t bpe = p->bpb / 8;               /* DRAM beats per L1 entry: 4 lanes x bpb / 32 */
     uint64_t sub = (uint64_t)gm * gn;
     int bres = (uint64_t)gn * p->nkb <= half;
@@ -51,23 +53,34 @@ static uint64_t tile_cost(const struct ktpu_plan *p, unsigned gm, unsigned gn)
     uint64_t chunks = cdiv(p->nkb, nk_max) + (p->nkb > 1);
     uint64_t sweep = tpc * (umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START);
     uint64_t a_beats = tpc * gm * p->nkb * bpe;
-    uint64_t b_tiles = bres ? (tpc + ntm - 1) / ntm + 1 : tpc;
+    uint64_t b_tiles = bres ? cdiv(tpc32, ntm) + 1 : tpc;
     uint64_t b_beats = b_tiles * gn * p->nkb * bpe;
     uint64_t mem = ncl * (a_beats + b_beats + tpc * sub * 3);
-    uint64_t cpu = tiles * chunks * (bres ? 2 : 3) * CPU_PER_INSTR;
+    uint64_t cpu = (uint64_t)tiles * chunks * (bres ? 2 : 3) * CPU_PER_INSTR;
     uint64_t prologue = (uint64_t)(gm + gn) * bpe * ncl * 2;
     uint64_t worst = sweep > mem ? sweep : mem;
     return (worst > cpu ? worst : cpu) + prologue;
 }
 
-/* Candidate sizes along one dimension of t groups, at most lim: powers of
- * two, and t split in j equal parts (edge tiles as large as the rest). */
-static unsigned candidate(unsigned t, unsigned lim, unsigned i)
+/* Candidate tile heights (row groups, at most lim): powers of two, all of
+ * t, and t split in 2, 3 or ncl equal parts (edge tiles as large as the
+ * rest). Few on purpose: the search runs on the RV32 CPU before the first
+ * instruction, where every division costs ~35 cycles. */
+static unsigned gm_candidates(unsigned t, unsigned lim, unsigned ncl, unsigned *out)
 {
-    if (i < 10) return umin(1u << i, umin(t, lim));
-    return umin(cdiv(t, i - 9), lim);
+    unsigned n = 0, m = umin(t, lim), extra[3];
+    for (unsigned v = 1; v < m; v <<= 1) out[n++] = v;
+    out[n++] = m;
+    extra[0] = cdiv(t, 2);
+    extra[1] = cdiv(t, 3);
+    extra[2] = cdiv(t, ncl);
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned k = 0;
+        while (k < n && out[k] != extra[i]) k++;
+        if (k == n && extra[i] < m) out[n++] = extra[i];
+    }
+    return n;
 }
-#define N_CAND 18
 
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
 {
@@ -92,12 +105,18 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     unsigned half = cfg->l1_depth / 2;
     unsigned acc = MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth;
     uint64_t best = ~0ull;
+    unsigned cand[40];
+    unsigned nc = gm_candidates(p->gmt, umin(half, acc), cfg->clusters, cand);
     p->gm = p->gn = 0;
-    for (unsigned i = 0; i < N_CAND; i++) {
-        unsigned gm = candidate(p->gmt, umin(half, acc), i);
-        for (unsigned j = 0; j < N_CAND; j++) {
-            unsigned gn = candidate(p->gnt, umin(half, acc / gm), j);
-            if (!gn) continue;
+    for (unsigned i = 0; i < nc; i++) {
+        /* for each height: the widest tile the accumulator takes, and the
+         * same number of column blocks with equal widths */
+        unsigned gm = cand[i], gn_max = umin(p->gnt, umin(half, acc / gm));
+        if (!gn_max) continue;
+        unsigned gn_bal = cdiv(p->gnt, cdiv(p->gnt, gn_max));
+        for (unsigned j = 0; j < 2; j++) {
+            unsigned gn = j ? gn_bal : gn_max;
+            if (j && gn == gn_max) break;
             uint64_t c = tile_cost(p, gm, gn);
             /* ties: the larger tile (fewer instructions) */
             if (c < best || (c == best && gm * gn > p->gm * p->gn)) {

@@ -4,8 +4,8 @@
  *
  * Every encoder checks that each value fits its field and returns 0, or -1
  * (nothing is truncated silently: the caller reports a planning error). */
-#ifndef KTPU_CI_H
-#define KTPU_CI_H
+#ifndef KTPU_FW_CI_H
+#define KTPU_FW_CI_H
 
 #include <stdint.h>
 

@@ -14,8 +14,8 @@
  *
  * See docs/gemm.md for why each part is safe (the double-buffer argument)
  * and for a worked example. Split-K across clusters is not planned. */
-#ifndef KTPU_PLAN_H
-#define KTPU_PLAN_H
+#ifndef KTPU_FW_PLAN_H
+#define KTPU_FW_PLAN_H
 
 #include <stdint.h>
 

@@ -11,7 +11,10 @@
         (w) |= KTPU_FIELD(F, v);                  \
     } while (0)
 
-static void clear(uint32_t w[KTPU_CI_WORDS]) { memset(w, 0, KTPU_CI_WORDS * sizeof w[0]); }
+static void clear(uint32_t w[KTPU_CI_WORDS])
+{
+    for (unsigned i = 0; i < KTPU_CI_WORDS; i++) w[i] = 0;
+}
 
 int ktpu_ci_fill(uint32_t w[KTPU_CI_WORDS], unsigned side, unsigned fmt, unsigned off,
                  uint32_t base, uint32_t stride, unsigned groups, unsigned per_group)

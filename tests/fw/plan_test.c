@@ -320,11 +320,48 @@ static void test_encoders(void)
     CHECK(!strcmp(ktpu_flag_names(0, fb, sizeof fb), "none"), "no flags");
 }
 
+/* --show M K N mx|fp16 CLUSTERS: print the plan's instruction streams
+ * (docs/gemm.md's worked example comes from here). */
+static int show(char **v)
+{
+    struct ktpu_plan_cfg c;
+    struct ktpu_plan p;
+    cfg_default(&c, (uint32_t)atoi(v[0]), (uint32_t)atoi(v[2]), (uint32_t)atoi(v[1]),
+                strcmp(v[3], "mx") ? KTPU_FMT_FP16 : KTPU_FMT_MX, (unsigned)atoi(v[4]));
+    c.a = 0x10000;
+    c.b = 0x100000;
+    c.c = 0x200000;
+    c.lda = c.ldb = c.k * (c.fmt == KTPU_FMT_MX ? 1 : 2);
+    c.ldc = 2 * c.n;
+    enum ktpu_plan_err e = ktpu_plan_init(&p, &c);
+    if (e != KTPU_PLAN_OK) { printf("refused: %s\n", ktpu_plan_err_name(e)); return 1; }
+    printf("tile %u x %u sub-tile groups, %u x %u tiles, K chunks from %u up to %u of %u blocks, BT %s\n", p.gm, p.gn,
+           p.ntm, p.ntn, p.nk_first, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed");
+    for (unsigned cl = 0; cl < c.clusters; cl++) {
+        struct ktpu_plan_cursor cur;
+        struct ktpu_plan_op o;
+        ktpu_plan_cursor_init(&p, cl, &cur);
+        printf("cluster %u: tiles %u..%u\n", cl, cur.tile, cur.tile_end);
+        while (ktpu_plan_next(&p, &cur, &o)) {
+            if (o.kind == KTPU_CLOP_FILL)
+                printf("  FILL %c  off %3u  %2u groups x %u blocks  from 0x%06lx\n", o.side ? 'B' : 'A', o.off, o.gm,
+                       o.nk, (unsigned long)o.base);
+            else if (o.kind == KTPU_CLOP_GEMM)
+                printf("  GEMM    aoff %3u boff %3u  %ux%u x %u blocks (K %u..%u)  acc %u emit %u  C 0x%06lx\n", o.aoff,
+                       o.boff, o.gm, o.gn, o.nk, o.kb0, o.kb0 + o.nk - 1, o.acc, o.emit, (unsigned long)o.base);
+            else
+                printf("  STATUS\n");
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quiet")) verbose = 0;
-        else { fprintf(stderr, "plan_test: unknown option %s (--quiet)\n", argv[i]); return 2; }
+        else if (!strcmp(argv[i], "--show") && i + 5 < argc) return show(argv + i + 1);
+        else { fprintf(stderr, "plan_test: unknown option %s (--quiet, --show M K N mx|fp16 CLUSTERS)\n", argv[i]); return 2; }
     }
     test_encoders();
     test_refusals();

@@ -13,3 +13,26 @@ TEST_DEPS += $(FW_TEST_DIR)/plan_test
 TESTS += fw_plan fw_plan_mutants
 TEST_CMD.fw_plan := $(FW_TEST_DIR)/plan_test
 TEST_CMD.fw_plan_mutants := tests/fw/plan_mutants.sh $(FW_TEST_DIR)/mut $(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include
+
+# The GEMM service on the simulated SoC: the on-chip self-test (C against
+# the rv32 reference, bad jobs, a refused operand, a stuck cluster).
+ifdef KTPU_SIM
+TESTS += fw_gemm_selftest
+TEST_CMD.fw_gemm_selftest := $(KTPU_SIM) $(GEMM_ST_ELF)
+TEST_DEPS += $(KTPU_SIM) $(GEMM_ST_ELF)
+
+# make regress: the self-test on 1 and 4 clusters, and on broken planners.
+GEMM_MUTANTS := 1 2 5 8 9
+GEMM_MUT_ELFS := $(foreach n,$(GEMM_MUTANTS),$(FW_DIR)/mut/ktpu_gemm_selftest_m$(n).elf)
+REGRESS_DEPS += $(GEMM_ST_ELF) $(GEMM_MUT_ELFS) $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
+REGRESS_CMDS += $(KTPU_SIM1) $(GEMM_ST_ELF) ;
+REGRESS_CMDS += $(KTPU_SIM4) $(GEMM_ST_ELF) ;
+REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM) $(GEMM_MUT_ELFS) ;
+
+# make bench: the service's cycles on the SPEC §15 grid, per machine.
+BENCH_DEPS += $(GEMM_BENCH_ELF) $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
+BENCH_CMDS += mkdir -p $(BUILD)/bench ;
+BENCH_CMDS += $(KTPU_SIM1) $(GEMM_BENCH_ELF) >$(BUILD)/bench/gemm_fw1.csv && cat $(BUILD)/bench/gemm_fw1.csv ;
+BENCH_CMDS += $(KTPU_SIM) $(GEMM_BENCH_ELF) >$(BUILD)/bench/gemm_fw2.csv && cat $(BUILD)/bench/gemm_fw2.csv ;
+BENCH_CMDS += $(KTPU_SIM4) $(GEMM_BENCH_ELF) >$(BUILD)/bench/gemm_fw4.csv && cat $(BUILD)/bench/gemm_fw4.csv ;
+endif

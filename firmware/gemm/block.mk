@@ -1,0 +1,31 @@
+# The GEMM service firmware (docs/gemm.md): build/fw/ktpu_gemm.elf, and the
+# self-test build that checks C on-chip against the rv32 reference,
+# build/fw/ktpu_gemm_selftest.elf. KTPU_PLAN_MUTANT=n builds the self-test
+# with a deliberately broken planner (it must then fail).
+GEMM_FW_SRCS := firmware/gemm/ktpu_gemm.c firmware/gemm/ktpu_plan.c firmware/lib/ktpu_mesh.c firmware/lib/ktpu_ci.c
+GEMM_FW_ELF  := $(FW_DIR)/ktpu_gemm.elf
+$(eval $(call fw_prog,$(GEMM_FW_ELF),firmware/gemm/main.c $(GEMM_FW_SRCS)))
+
+GEMM_ST_ELF  := $(FW_DIR)/ktpu_gemm_selftest.elf
+GEMM_ST_OBJS := $(patsubst %.c,$(FW_DIR)/obj/%.o,$(GEMM_FW_SRCS))
+$(FW_DIR)/obj/firmware/gemm/selftest.o: firmware/gemm/selftest.c $(FW_HDRS) $(REF_INC)/ktpu_ref.h
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -I$(REF_INC) -c -o $@ $<
+$(GEMM_ST_ELF): $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_RT_OBJS)
+
+# A self-test on a broken planner, for tests/fw/gemm_mutants.sh.
+$(FW_DIR)/mut/ktpu_gemm_selftest_m%.elf: firmware/gemm/ktpu_plan.c $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -DKTPU_PLAN_MUTANT=$* -c -o $(@:.elf=_plan.o) $<
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
+	    $(filter-out %/ktpu_plan.o,$(GEMM_ST_OBJS)) $(@:.elf=_plan.o) $(REF_LIB_RV32) $(FW_RT_OBJS)
+
+RUN_DEPS  += $(GEMM_FW_ELF) $(GEMM_ST_ELF)
+TEST_DEPS += $(GEMM_FW_ELF) $(GEMM_ST_ELF)
+
+# Timing of the service on the SPEC §15 grid (make bench): CSV per machine.
+GEMM_BENCH_ELF := $(FW_DIR)/ktpu_gemm_bench.elf
+$(eval $(call fw_prog,$(GEMM_BENCH_ELF),firmware/gemm/bench.c $(GEMM_FW_SRCS)))
+BENCH_DEPS += $(GEMM_BENCH_ELF)
