@@ -188,14 +188,13 @@ module ktpu_cpu #(
   logic lt, ltu, eq;
   assign ltu = !addsub[32];                                  // borrow out of a - b
   assign lt  = (a[31] == alu_b[31]) ? addsub[31] : a[31];
-  assign eq  = a == b;
+  assign eq  = sum == 32'd0;                               // sum = a - b for branches
 
-  // Five explicit stages, with the stage-2 and stage-4 outputs kept: left
-  // alone, Yosys/ABC flattens the shifter into a 32:1 mux per bit, about
-  // five times the LUTs of this logarithmic form (two stages per LUT6).
+  // Five explicit stages (logarithmic). Earlier versions of this core kept
+  // the stage-2 and stage-4 outputs (* keep *) to stop ABC flattening it;
+  // with this datapath that costs about 60 LUTs more than leaving it alone.
   logic [31:0] sh_in, sh_out, sh_rev, sh_1, sh_3;
-  (* keep *) logic [31:0] sh_2;
-  (* keep *) logic [31:0] sh_4;
+  logic [31:0] sh_2, sh_4;
   logic        sh_fill;
   always_comb begin
     for (int i = 0; i < 32; i++) sh_in[i] = (funct3 == 3'b001) ? a[31-i] : a[i];
