@@ -7,6 +7,8 @@
 //             tagged with both.
 //   MEM_WR    write burst: descriptor + data flits, byte mask, 8-byte
 //             granular addresses (a flit may straddle two DRAM beats).
+//             1-D (flit i at ADDR + i*STRIDE) or 2-D (ROWS != 0: COLS columns
+//             of ROWS flits, STRIDE between rows, STRIDE2 between columns).
 //   MEM_QJOB  quantise-on-upload: FP16 tensor -> MXFP7 storage in DRAM.
 // Every request is checked whole before anything is done: format, alignment
 // and the address window [win_base_i, win_limit_i) (also capped at the DRAM
@@ -199,12 +201,17 @@ module ktpu_mem_agent #(
   logic [15:0] rd_groups, rd_per, qj_rows, qj_blocks;
   logic [1:0]  rd_fmt;
   logic [7:0]  wr_count;
+  logic [7:0]  wr_rows, wr_cols;    // 2-D burst (ROWS != 0): COLS columns of ROWS flits
+  logic        wr_2d;
   assign rd_groups = w2[ktpu_pkg::RD_SHAPE_GROUPS_LSB +: 16];
   assign rd_per    = w2[ktpu_pkg::RD_SHAPE_PER_GROUP_LSB +: 16];
   assign rd_fmt    = w3[ktpu_pkg::RD_CTRL_FMT_LSB +: 2];
   assign qj_rows   = w4[ktpu_pkg::QJ_SHAPE_ROWS_LSB +: 16];
   assign qj_blocks = w4[ktpu_pkg::QJ_SHAPE_BLOCKS_LSB +: 16];
   assign wr_count  = w2[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8];
+  assign wr_rows   = w2[ktpu_pkg::WR_CTRL_ROWS_LSB +: 8];
+  assign wr_cols   = w2[ktpu_pkg::WR_CTRL_COLS_LSB +: 8];
+  assign wr_2d     = wr_rows != 8'd0;
 
   // One multiplier, used in three steps: entry count, extent 1, extent 2.
   logic [17:0] mul_a;
@@ -223,11 +230,12 @@ module ktpu_mem_agent #(
       FM1: begin
         if (cur_ty == TyRd)      begin mul_a = {rd_groups, 2'b00} - 18'd1;   mul_b = w1; end
         else if (cur_ty == TyQj) begin mul_a = {2'b00, qj_rows} - 18'd1;    mul_b = w1; end
+        else if (wr_2d)          begin mul_a = {10'd0, wr_rows} - 18'd1;    mul_b = w1; end
         else                     begin mul_a = {10'd0, wr_count} - 18'd1;   mul_b = w1; end
       end
-      FM2: begin
-        mul_a = {2'b00, qj_rows} - 18'd1;
-        mul_b = w3;
+      FM2: begin                   // job: destination extent; 2-D write: column extent
+        if (cur_ty == TyWr) begin mul_a = {10'd0, wr_cols} - 18'd1; mul_b = w4; end
+        else                begin mul_a = {2'b00, qj_rows} - 18'd1;  mul_b = w3; end
       end
       default: ;
     endcase
@@ -269,9 +277,10 @@ module ktpu_mem_agent #(
       end
       TyWr: begin
         lo1 = 52'(w0) + 52'(mask_lo);
-        hi1 = 52'(w0) + 52'(ext1_q) + 52'(mask_hi) + 52'd1;
-        bad = cur_last || wr_count == 8'd0;
-        misaligned = (w0[2:0] != 3'd0) || (w1[2:0] != 3'd0);
+        hi1 = 52'(w0) + 52'(ext1_q) + (wr_2d ? 52'(ext2_q) : 52'd0) + 52'(mask_hi) + 52'd1;
+        bad = cur_last || wr_count == 8'd0 ||
+              (wr_2d && 16'(wr_rows) * 16'(wr_cols) != 16'(wr_count));
+        misaligned = (w0[2:0] != 3'd0) || (w1[2:0] != 3'd0) || (wr_2d && w4[2:0] != 3'd0);
       end
       default: bad = 1'b1;
     endcase
@@ -307,6 +316,9 @@ module ktpu_mem_agent #(
   logic [7:0]   wr_i_q;          // data flits seen
   logic [8:0]   wr_beats_q;      // DRAM beats issued
   logic [31:0]  wr_addr_q;
+  logic [7:0]   wr_r_q;          // 2-D: row of the next flit within its column
+  logic [31:0]  wr_col_q;        // 2-D: address of the current column's first flit
+  logic [31:0]  wr_next;         // address of the flit after this one
   logic         wr_bad_q;
   logic         wr_last_q;       // the flit whose second beat is pending was the last
   logic         b2_v_q;
@@ -323,6 +335,7 @@ module ktpu_mem_agent #(
   assign in_range = (wr_i_q < wr_count);
   assign d_ok     = in_range && (req_flit_i[H + ktpu_pkg::FLIT_TYPE_LSB +: 4] == TyWr);
   assign in_last  = req_flit_i[H + ktpu_pkg::FLIT_LAST_LSB];
+  assign wr_next  = (wr_2d && wr_r_q == wr_rows - 8'd1) ? wr_col_q + w4 : wr_addr_q + w1;
 
   always_comb begin
     fe_wr_valid = 1'b0;
@@ -403,7 +416,7 @@ module ktpu_mem_agent #(
             if (!d_ok) wr_bad_q <= 1'b1;
             if (in_last && (wr_i_q + 8'd1 != wr_count)) wr_bad_q <= 1'b1;
             if (d_ok) begin
-              wr_addr_q <= wr_addr_q + w1;
+              wr_addr_q <= wr_next;
               if (off != 2'd0) begin
                 b2_v_q    <= 1'b1;
                 b2_addr_q <= {wr_addr_q[31:5], 5'd0} + 32'd32;
@@ -444,6 +457,16 @@ module ktpu_mem_agent #(
       wr_beats_q <= 9'd0;
       wr_addr_q  <= w0;
       wr_bad_q   <= 1'b0;
+      wr_r_q     <= 8'd0;
+      wr_col_q   <= w0;
+    end
+    if (fs_q == FWData && !b2_v_q && req_valid_i && req_ready_o && d_ok) begin
+      if (wr_2d && wr_r_q == wr_rows - 8'd1) begin
+        wr_r_q   <= 8'd0;
+        wr_col_q <= wr_col_q + w4;
+      end else begin
+        wr_r_q   <= wr_r_q + 8'd1;
+      end
     end
     if (fe_wr_take) wr_beats_q <= wr_beats_q + 9'd1;
   end

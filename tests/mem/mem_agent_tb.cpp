@@ -140,12 +140,14 @@ struct WrCheck { uint32_t lo, hi; };
 static std::deque<WrCheck> wr_checks;  // regions to compare once the ack arrived
 
 static void send_wr(int sx, int sy, unsigned txn, uint32_t addr, uint32_t stride, unsigned count,
-                    uint32_t mask, int nflits = -1) {
+                    uint32_t mask, int nflits = -1, unsigned rows = 0, unsigned cols = 0,
+                    uint32_t stride2 = 0) {   // rows != 0: a 2-D burst (cols columns of rows flits)
   if (nflits < 0) nflits = (int)count;
   Flit d = {};
   d.w[KTPU_WR_ADDR_WORD] = addr;
   d.w[KTPU_WR_STRIDE_WORD] = stride;
-  d.w[KTPU_WR_CTRL_WORD] = count << KTPU_WR_CTRL_COUNT_LSB;
+  d.w[KTPU_WR_CTRL_WORD] = count << KTPU_WR_CTRL_COUNT_LSB | rows << KTPU_WR_CTRL_ROWS_LSB | cols << KTPU_WR_CTRL_COLS_LSB;
+  d.w[KTPU_WR_STRIDE2_WORD] = stride2;
   d.w[KTPU_WR_MASK_WORD] = mask;
   d.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_WR, txn, nflits == 0);
   txq.push_back(d);
@@ -158,10 +160,14 @@ static void send_wr(int sx, int sy, unsigned txn, uint32_t addr, uint32_t stride
   int lo_b = -1, hi_b = -1;
   for (int b = 0; b < 32; b++) if (mask >> b & 1) { if (lo_b < 0) lo_b = b; hi_b = b; }
   uint64_t lo = (uint64_t)addr + (lo_b < 0 ? 0 : lo_b);
-  uint64_t hi = (uint64_t)addr + (uint64_t)(count ? count - 1 : 0) * stride + (hi_b < 0 ? 0 : hi_b) + 1;
+  uint64_t hi = rows ? (uint64_t)addr + (uint64_t)(rows - 1) * stride + (uint64_t)(cols ? cols - 1 : 0) * stride2
+                     : (uint64_t)addr + (uint64_t)(count ? count - 1 : 0) * stride;
+  hi += (hi_b < 0 ? 0 : hi_b) + 1;
+  auto at = [&](int i) { return rows ? addr + (uint32_t)(i % rows) * stride + (uint32_t)(i / rows) * stride2
+                                     : addr + (uint32_t)i * stride; };
   unsigned code = KTPU_MEMST_OK;
-  if (nflits == 0 || count == 0) code = KTPU_MEMST_BADREQ;
-  else if ((addr | stride) & 7) code = KTPU_MEMST_ALIGN;
+  if (nflits == 0 || count == 0 || (rows && rows * cols != count)) code = KTPU_MEMST_BADREQ;
+  else if ((addr | stride | (rows ? stride2 : 0)) & 7) code = KTPU_MEMST_ALIGN;
   else if (mask && !in_window(lo, hi)) code = KTPU_MEMST_WINDOW;
   Key k = {sx, sy, txn, 0, 0};
   if (code != KTPU_MEMST_OK) {
@@ -172,7 +178,7 @@ static void send_wr(int sx, int sy, unsigned txn, uint32_t addr, uint32_t stride
   }
   unsigned beats = 0;
   for (int i = 0; i < nflits && i < (int)count; i++) {
-    uint32_t a = addr + (uint32_t)i * stride;
+    uint32_t a = at(i);
     for (int b = 0; b < 32; b++)
       if (mask >> b & 1) shadow[a + b] = (uint8_t)(data[i].w[b / 4] >> (8 * (b % 4)));
     beats += (a & 31) ? 2 : 1;
@@ -477,6 +483,18 @@ int main(int argc, char **argv) {
       send_rd(1, 1, next_txn(), 0x80000 + 32 * ((addr - 0x80000) / 32 / 32 * 32), 32, 1, 2, KTPU_FMT_MX);
     if (r % 5 == 4) drain();
   }
+  // 2-D bursts (ROWS != 0): random rows, columns and both strides, every
+  // 8-byte offset; the node's shape (4 rows at the C stride, columns 32 apart).
+  for (int r = 0; r < 40; r++) {
+    ready_pct = 40 + rnd() % 61; valid_pct = 40 + rnd() % 61;
+    uint32_t addr = 0x80000 + 8 * (rnd() % 4096);
+    unsigned rows = r < 10 ? 4 : 1 + rnd() % 6, cols = 1 + rnd() % (r < 35 ? 8 : 40);
+    uint32_t stride = r < 10 ? 8 * (36 + rnd() % 64) : 8 * (rnd() % 64);
+    uint32_t stride2 = r < 10 ? 32 : 8 * (rnd() % 64);
+    uint32_t mask = chance(50) ? 0xFFFFFFFFu : rnd();
+    send_wr(rnd() % 4, rnd() % 4, next_txn(), addr, stride, rows * cols, mask, -1, rows, cols, stride2);
+    if (r % 5 == 4) drain();
+  }
   drain(); mark(3, c0);
 
   // 5. Quantise jobs, then MX reads of what they wrote.
@@ -514,6 +532,12 @@ int main(int argc, char **argv) {
   send_wr(1, 0, next_txn(), 0x80000, 8, 3, 0xFFFFFFFFu, 0);                   // no data flits
   send_wr(1, 0, next_txn(), 0x80100, 40, 4, 0xFFFFFFFFu, 2);                  // fewer data flits
   send_wr(1, 0, next_txn(), 0x80300, 40, 2, 0xFFFFFFFFu, 5);                  // more data flits
+  send_wr(1, 0, next_txn(), 0x80000, 64, 6, 0xFFFFFFFFu, -1, 4, 2, 32);       // 2-D: ROWS x COLS != COUNT
+  send_wr(1, 0, next_txn(), 0x80000, 64, 4, 0xFFFFFFFFu, -1, 4, 0, 32);       // 2-D: no columns
+  send_wr(1, 0, next_txn(), 0x80000, 64, 8, 0xFFFFFFFFu, -1, 4, 2, 36);       // 2-D: STRIDE2 misaligned
+  send_wr(1, 0, next_txn(), win_limit - 512, 24, 8, 0xFFFFFFFFu, -1, 2, 4, 160); // 2-D: last column 24 bytes past the limit
+  send_wr(1, 0, next_txn(), win_limit - 512, 24, 8, 0xFFFFFFFFu, -1, 2, 4, 152); // 2-D: exactly fits
+  send_wr(1, 0, next_txn(), 0x80000, 0, 4, 0xFFFFFFFFu, -1, 1, 4, 0x7FFFFFF8u); // 2-D: column step far out
   send_qjob(2, 0, next_txn(), 0x20000, 64, win_limit - 32, 32, 2, 1);         // dst beyond
   send_qjob(2, 0, next_txn(), 0x20000, 64, 0x20040, 32, 2, 2);                // in place: overlap
   send_qjob(2, 0, next_txn(), 0x20000, 64, 0xA0000, 32, 0, 2);                // no rows

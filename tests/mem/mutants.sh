@@ -32,6 +32,9 @@ mutants=(
   "agent_output_no_hold|rtl/mem/ktpu_mem_agent.sv|s/assign load_out = !out_v_q \|\| rsp_ready_i;/assign load_out = 1'b1;/"
   "agent_iter_entry_count|rtl/mem/ktpu_mem_iter.sv|s/entry_q  <= entry_q \+ 16'd1;/entry_q  <= kb_end ? entry_q + 16'd1 : entry_q;/"
   "agent_job_window_dst_unchecked|rtl/mem/ktpu_mem_agent.sv|s/out2 = \(cur_ty == TyQj\) &&/out2 = 1'b0 &&/"
+  "agent_2d_column_step_ignored|rtl/mem/ktpu_mem_agent.sv|s/assign wr_next  = \(wr_2d && wr_r_q == wr_rows - 8'd1\) \? wr_col_q \+ w4 : wr_addr_q \+ w1;/assign wr_next  = wr_addr_q + w1;/"
+  "agent_2d_extent_rows_only|rtl/mem/ktpu_mem_agent.sv|s/\(wr_2d \? 52'\(ext2_q\) : 52'd0\)/52'd0/"
+  "agent_2d_shape_unchecked|rtl/mem/ktpu_mem_agent.sv|s/\(wr_2d && 16'\(wr_rows\) \* 16'\(wr_cols\) != 16'\(wr_count\)\)/1'b0/"
 )
 run_quant() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
