@@ -331,19 +331,31 @@ module ktpu_acc #(
   assign aunf_v = vld_q[StWrite] ? aunf : '0;
   assign fovf_v = (vld_q[StEmit] && op_emit(op_q[StEmit])) ? fovf : '0;
 
+  // The counters add the popcount registered one cycle earlier: a popcount
+  // and a 32-bit saturating add in one cycle were the longest LUT path of
+  // the accumulator. Clearing clears the registered popcounts too, so a clear
+  // still discards exactly the events up to its own cycle; the counts are
+  // visible one cycle later (still before the command retires).
   logic [2:0] flags_q;
+  logic [4:0] n_aovf_q, n_aunf_q, n_fovf_q;
   logic [CntW-1:0] c_aovf_q, c_aunf_q, c_fovf_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni || stat_clear_i) begin
       flags_q  <= '0;
+      n_aovf_q <= '0;
+      n_aunf_q <= '0;
+      n_fovf_q <= '0;
       c_aovf_q <= '0;
       c_aunf_q <= '0;
       c_fovf_q <= '0;
     end else begin
       flags_q  <= flags_q | {|fovf_v, |aunf_v, |aovf_v};
-      c_aovf_q <= sat_add(c_aovf_q, popcnt(aovf_v));
-      c_aunf_q <= sat_add(c_aunf_q, popcnt(aunf_v));
-      c_fovf_q <= sat_add(c_fovf_q, popcnt(fovf_v));
+      n_aovf_q <= popcnt(aovf_v);
+      n_aunf_q <= popcnt(aunf_v);
+      n_fovf_q <= popcnt(fovf_v);
+      c_aovf_q <= sat_add(c_aovf_q, n_aovf_q);
+      c_aunf_q <= sat_add(c_aunf_q, n_aunf_q);
+      c_fovf_q <= sat_add(c_fovf_q, n_fovf_q);
     end
   end
   assign flags_o       = flags_q;

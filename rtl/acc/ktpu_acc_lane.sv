@@ -206,82 +206,122 @@ module ktpu_acc_lane #(
   end
 
   // ---- stage 7: align the smaller operand in a DSP48E2 used as a shifter --
-  // {ns, 00} >> d is ns x 2^(16-d) >> 14; everything below bit 14 of the
-  // product is the sticky. B = 2^(16-d) must fit the 18-bit B port, so for
-  // d > 16 the fabric first drops PreSh low bits of ns (from there they can
-  // only reach the sticky) and B = 2^(16+PreSh-d). Two guard bits keep a
+  // {ns, 00} >> d is ns x 2^(16-d) >> 14: the product's bits above 14 are
+  // the aligned operand and everything below is the sticky. B = 2^(16-d)
+  // must fit the 18-bit B port, so for d > 16 the multiplier takes
+  // B = 2^(33-d) instead and stage 8 reads the product 17 bits higher (bits
+  // above 31, sticky below): the choice between the two windows is one more
+  // input of the adder's LUTs, where a fabric pre-shift of ns cost a 26-bit
+  // mux. A zero small operand multiplies by B = 0. Two guard bits keep a
   // shift of <= 2 exact, which is every case in which a subtraction can
   // cancel more than one leading bit.
-  localparam int unsigned PreSh = 15;
   localparam int unsigned PW    = NW + 16;          // product width
-  logic [NW-1:0]    nsz7, pre7;
-  logic             hi7, stp7;
+  localparam int unsigned HiSh  = 17;               // the second window's offset
+  logic             hi7;
   logic [16:0]      pow7;
-  assign nsz7 = zs7_q ? NW'(0) : ns7_q;
+  // 5-bit arithmetic: 33 - d for d in 17..28 is 5..16, the same modulo 32.
   assign hi7  = d7_q > DW'(16);
-  assign pre7 = hi7 ? (nsz7 >> PreSh) : nsz7;
-  assign stp7 = hi7 && (nsz7[PreSh-1:0] != '0);
-  assign pow7 = hi7 ? (17'd1 << (DW'(16 + PreSh) - d7_q)) : (17'd1 << (DW'(16) - d7_q));
+  assign pow7 = zs7_q ? 17'd0 :
+                hi7   ? (17'd1 << (DW'(16 + HiSh) - d7_q)) : (17'd1 << (DW'(16) - d7_q));
 
   logic [PW-1:0]    prod8_q;   // DSP P register
   logic [NW+2:0]    a8_q;
-  logic             stp8_q, sb8_q, sub8_q;
+  logic             hi8_q, sb8_q, sub8_q;
   logic [BW-1:0]    eb8_q;
   always_ff @(posedge clk_i) begin
-    prod8_q <= PW'(pre7) * PW'(pow7);
+    prod8_q <= PW'(ns7_q) * PW'(pow7);
     a8_q   <= {nb7_q, 3'b000};
-    stp8_q <= stp7;
+    hi8_q  <= hi7;
     sb8_q  <= sb7_q;
     sub8_q <= sub7_q;
     eb8_q  <= eb7_q;
   end
   logic [NW+2:0]    b8;
-  assign b8 = {prod8_q[PW-1:14], (prod8_q[13:0] != 14'd0) || stp8_q};
+  assign b8 = hi8_q ? {(HiSh)'(0), prod8_q[PW-1:14+HiSh], (prod8_q[13+HiSh:0] != '0)}
+                    : {prod8_q[PW-1:14], (prod8_q[13:0] != 14'd0)};
 
   // ---- stage 8: one add or subtract; |big| >= |small| so never negative ---
+  // Subtraction as a + ~b + 1: one carry chain, the inversion folded into
+  // its LUTs (an adder and a subtractor with a mux after them cost twice).
   logic [SumW-1:0]  s9_q;
   logic             sb9_q;
-  logic [BW-1:0]    eb9_q;
+  logic [BW:0]      eb9_q;     // eb + 1: the exponent of bit SumW-1
   always_ff @(posedge clk_i) begin
-    s9_q  <= sub8_q ? {1'b0, a8_q} - {1'b0, b8} : {1'b0, a8_q} + {1'b0, b8};
+    s9_q  <= {1'b0, a8_q} + ({1'b0, b8} ^ {SumW{sub8_q}}) + SumW'(sub8_q);
     sb9_q <= sb8_q;
-    eb9_q <= eb8_q;
+    eb9_q <= (BW + 1)'(eb8_q) + (BW + 1)'(1);
   end
 
   // ---- stage 9: normalise (MSB to bit SumW-1) -------------------------------
   // The big operand's MSB sat at bit SumW-2 with exponent eb, so bit SumW-1
   // carries exponent eb + 1.
-  // Leading zeros counted and removed together in five conditional shifts
-  // (16, 8, 4, 2, 1) on the sum padded to 32 bits: log depth, where a
-  // priority encoder followed by a barrel shifter was the longest LUT path.
-  if (SumW > 32) begin : gen_bad_sumw
-    $fatal(1, "ktpu_acc_lane: the normaliser is written for sums of at most 32 bits");
+  // Leading zeros counted and removed together in three conditional steps
+  // (16; 0, 4, 8 or 12; 0..3), each step deciding on the bits the one
+  // before left at the top: a 4:1 step is one LUT6 per bit, as cheap as a
+  // 2:1 step. Only the 15 bits kept after the hidden one (fraction and
+  // round bit) are shifted; the sticky is the OR of the sum's bits that end
+  // up below them, i.e. of bits k with k + lz <= 13, masked directly.
+  if (SumW != 30 || SigW != 15) begin : gen_bad_sumw
+    $fatal(1, "ktpu_acc_lane: the normaliser is written for a 30-bit sum and 15-bit significands");
   end
-  logic [31:0]      w0_9, w1_9, w2_9, w3_9, w4_9;
-  // Bit 31 is the hidden one and the lowest bits are padding: not needed.
+  logic [SumW-1:0]  a9, b9;
+  // c9[29] is the hidden one and the low bits are the sticky's: not needed.
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0]      w5_9;
+  logic [SumW-1:0]  c9;
   /* verilator lint_on UNUSEDSIGNAL */
+  logic             lz16_9;
+  logic [1:0]       lz4_9, lz1_9;
   logic [4:0]       lz9;
+  logic             st9;
+  // Counts of the two lower steps for either outcome of the first:
+  // h (lz < 16, from s9[29:14]) and l (lz >= 16, from s9[13:0]).
+  logic [1:0]       lzh4_9, lzh1_9, lzl4_9, lzl1_9;
+  // Only the top three bits of each decide (the next step's count).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0]      bh9, bl9;
+  /* verilator lint_on UNUSEDSIGNAL */
+  function automatic logic [1:0] lz_nib(input logic [11:0] x);  // leading zero nibbles, max 3
+    if (x[11:8] != 4'd0)     lz_nib = 2'd0;
+    else if (x[7:4] != 4'd0) lz_nib = 2'd1;
+    else if (x[3:0] != 4'd0) lz_nib = 2'd2;
+    else                     lz_nib = 2'd3;
+  endfunction
+  function automatic logic [1:0] lz_top(input logic [2:0] x);   // leading zeros, max 3
+    if (x[2])      lz_top = 2'd0;
+    else if (x[1]) lz_top = 2'd1;
+    else if (x[0]) lz_top = 2'd2;
+    else           lz_top = 2'd3;
+  endfunction
   always_comb begin
-    w0_9   = {s9_q, (32 - SumW)'(0)};
-    lz9[4] = (w0_9[31:16] == 16'd0);  w1_9 = lz9[4] ? {w0_9[15:0], 16'd0} : w0_9;
-    lz9[3] = (w1_9[31:24] == 8'd0);   w2_9 = lz9[3] ? {w1_9[23:0], 8'd0}  : w1_9;
-    lz9[2] = (w2_9[31:28] == 4'd0);   w3_9 = lz9[2] ? {w2_9[27:0], 4'd0}  : w2_9;
-    lz9[1] = (w3_9[31:30] == 2'd0);   w4_9 = lz9[1] ? {w3_9[29:0], 2'd0}  : w3_9;
-    lz9[0] = !w4_9[31];               w5_9 = lz9[0] ? {w4_9[30:0], 1'b0}  : w4_9;
+    // All three counts straight from the sum, side by side: each step's
+    // count would otherwise wait for the step before (the longest LUT path
+    // of the accumulator, through the exponent's subtraction).
+    lz16_9 = (s9_q[29:14] == 16'd0);
+    lzh4_9 = lz_nib(s9_q[29:18]);
+    bh9    = s9_q[29:14] << {lzh4_9, 2'b00};
+    lzh1_9 = lz_top(bh9[15:13]);
+    lzl4_9 = lz_nib({s9_q[13:2]});
+    bl9    = {s9_q[13:0], 2'b00} << {lzl4_9, 2'b00};
+    lzl1_9 = lz_top(bl9[15:13]);
+    lz4_9  = lz16_9 ? lzl4_9 : lzh4_9;
+    lz1_9  = lz16_9 ? lzl1_9 : lzh1_9;
+    lz9    = {lz16_9, lz4_9, lz1_9};
+    a9 = lz16_9 ? {s9_q[13:0], 16'd0} : s9_q;
+    b9 = a9 << {lz4_9, 2'b00};
+    c9 = b9 << lz1_9;
+    // The sticky: the sum's bits below the kept ones, k + lz <= 13. With
+    // lz >= 16 there are none, and the h count is then 15, which masks
+    // every bit: so the h count alone gives the mask.
+    st9 = (s9_q[13:0] & (14'h3FFF >> {lzh4_9, lzh1_9})) != 14'd0;
   end
-  // w5_9[31] is the hidden one, then 14 fraction bits, the round bit, and
-  // the rest (down to the padding) is the sticky.
-  localparam int unsigned LowW = SumW - SigW - 1;
   logic [SigW-1:0]  n10_q;     // fraction (hidden one dropped) and the round bit
   logic             st10_q;
   logic signed [EW-1:0] e10_q;
   logic             sb10_q, z10_q;
   always_ff @(posedge clk_i) begin
-    n10_q  <= w5_9[30 -: SigW];
-    st10_q <= (w5_9[30-SigW -: LowW] != '0);
-    e10_q  <= $signed(EW'(eb9_q)) + EW'(1) - $signed(EW'(lz9));
+    n10_q  <= c9[28 -: SigW];
+    st10_q <= st9;
+    e10_q  <= $signed(EW'(eb9_q)) - $signed(EW'(lz9));
     sb10_q <= sb9_q;
     z10_q  <= (s9_q == '0);
   end
@@ -318,18 +358,12 @@ module ktpu_acc_lane #(
     end
   end
 
-  // ---- stages 11, 12: R16 ---------------------------------------------------
-  logic [15:0] r16_d;
-  logic        f16_ovf_d;
+  // ---- stages 11, 12: R16 (both registers inside ktpu_acc_r16) -----------
   ktpu_acc_r16 u_r16 (
     .clk_i  (clk_i),
     .fp22_i (r22_o),
-    .fp16_o (r16_d),
-    .ovf_o  (f16_ovf_d)
+    .fp16_o (r16_o),
+    .ovf_o  (f16_ovf_o)
   );
-  always_ff @(posedge clk_i) begin
-    r16_o     <= r16_d;
-    f16_ovf_o <= f16_ovf_d;
-  end
 endmodule
 `default_nettype wire

@@ -12,10 +12,12 @@
 // further, and a subnormal rounding up to 2^-14 lands on the smallest normal
 // -- no special cases.
 //
-// Two halves with a register between them (no reset: datapath only), because
-// shift, round, add and range check in one cycle were the longest LUT path
-// of the accumulator. Input in cycle t, output (combinational from the
-// register) in cycle t+1; the lane registers it again.
+// Two register stages (no reset: datapath only): input in cycle t, fp16_o
+// and ovf_o registered, valid in cycle t+2. The output register holds the
+// saturation as its synchronous set/reset (65504 is a constant), so the
+// saturating mux costs no LUT. Zero (exponent field 0) needs no case of its
+// own: it takes the largest subnormal shift, which leaves nothing, so its
+// encoding is 0.
 module ktpu_acc_r16 (
   input  logic        clk_i,
   input  logic [21:0] fp22_i,
@@ -30,24 +32,23 @@ module ktpu_acc_r16 (
     $fatal(1, "ktpu_acc_r16: the bit tests below assume FP22 bias 63");
   end
 
-  // ---- first half: shift, round bit, sticky, rounded significand --------
+  // ---- first half: shift, round bit, sticky --------------------------------
   logic [6:0]  e22;
   logic [14:0] sig;
-  logic [15:0] sigx;          // sig with a zero above, for the round bit at shift 16
   logic        normal, big;
   logic [3:0]  sh;            // extra right shift of subnormals, beyond 4
-  logic [14:0] mask;          // sig bits below the round bit
-  logic [9:0]  kept;          // below the hidden bit (accounted for in e16)
-  logic        rnd, stk, inc;
-
+  // y[14] and y[2:0] are not needed (hidden bit, sticky taken by mask).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [14:0] y;             // sig >> sh: kept bits at 13:4, round bit at 3
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        stk, inc;
   always_comb begin
     e22  = fp22_i[20:14];
     sig  = {1'b1, fp22_i[13:0]};
-    sigx = {1'b0, sig};
     // e22 >= 49 = 7'b0110001; e22 >= 79 = 7'b1001111.
     normal = e22[6] || (e22[5] && e22[4] && (e22[3:0] != 4'd0));
     big    = e22[6] && (e22[5] || e22[4] || (e22[3:0] == 4'hF));
-    // Subnormal shift 49 - e22, clamped at 12 (the round bit then lies below
+    // Subnormal shift 49 - e22, clamped at 12 (the round bit then lies above
     // the MSB: zero whatever follows). A table, not a subtractor.
     unique case (e22)
       7'd48: sh = 4'd1;   7'd47: sh = 4'd2;   7'd46: sh = 4'd3;   7'd45: sh = 4'd4;
@@ -55,44 +56,39 @@ module ktpu_acc_r16 (
       7'd40: sh = 4'd9;   7'd39: sh = 4'd10;  7'd38: sh = 4'd11;
       default: sh = normal ? 4'd0 : 4'd12;
     endcase
-    kept = 10'(sig >> (5'd4 + 5'(sh)));
-    rnd  = sigx[4'd3 + sh];
-    for (int k = 0; k < 15; k++) mask[k] = 32'(k) < 32'(3) + 32'(sh);
-    stk  = (sig & mask) != '0;
-    inc  = rnd && (stk || kept[0]);
+    y   = sig >> sh;
+    // Sticky: the sig bits below the round bit, i.e. below bit 3 + sh,
+    // masked directly instead of shifted out.
+    stk = (sig & ~(15'h7FFF << (5'd3 + 5'(sh)))) != 15'd0;
+    inc = y[3] && (stk || y[4]);
   end
 
-  // For normals the hidden bit kept[10] is 1, so (e16 - 1) << 10 + kept is
-  // {e16, kept[9:0]}; for subnormals kept[10] is 0 and the field is 0. And
-  // e16 = e22 - 48 is e22 - 16 modulo 32 on the 5 bits that matter: flip
-  // bit 4. One 15-bit increment then does all the rounding and carrying.
-  logic        sgn_q, zero_q, big_q, inc_q;
+  // For normals the hidden bit y[14] is 1, so (e16 - 1) << 10 + kept is
+  // {e16, kept[9:0]}; for subnormals the hidden bit is shifted down and the
+  // field is 0. And e16 = e22 - 48 is e22 - 16 modulo 32 on the 5 bits that
+  // matter: flip bit 4. One 15-bit increment then does all the rounding and
+  // carrying.
+  logic        sgn_q, big_q, inc_q;
   logic [14:0] pre_q;         // {e16 or 0, kept[9:0]}
   always_ff @(posedge clk_i) begin
     sgn_q  <= fp22_i[21];
-    zero_q <= (e22 == 7'd0);
     big_q  <= big;
     inc_q  <= inc;
-    pre_q  <= {(normal ? {~e22[4], e22[3:0]} : 5'd0), kept[9:0]};
+    pre_q  <= {(normal ? {~e22[4], e22[3:0]} : 5'd0), y[13:4]};
   end
 
   // ---- second half: encode, range ------------------------------------------
-  logic [15:0] enc;
-  always_comb begin
-    enc  = {1'b0, pre_q} + 16'(inc_q);
-    ovf_o  = 1'b0;
-    // Below 2^16, enc <= 29 << 10 + 2048 = 0x7C00: overflow is enc[14:10] = 31.
-    // big first: its pre_q is not an encoding (and may read as 0).
-    if (zero_q) begin
-      fp16_o = 16'h0000;
-    end else if (big_q || enc[14:10] == 5'h1F) begin
-      fp16_o = {sgn_q, 15'(ktpu_pkg::FP16_MAX_BITS)};
-      ovf_o  = 1'b1;
-    end else if (enc == 16'd0) begin
-      fp16_o = 16'h0000;
-    end else begin
-      fp16_o = {sgn_q, enc[14:0]};
-    end
+  // Below 2^16, enc <= 29 << 10 + 2048 = 0x7C00: overflow is enc[14:10] = 31.
+  // big_q first: its pre_q is not an encoding (and may read as 0).
+  // 15 bits: a normal below big has e16 <= 30, so pre_q + 1 <= 0x7C00.
+  logic [14:0] enc;
+  logic        sat;
+  assign enc = pre_q + 15'(inc_q);
+  assign sat = big_q || enc[14:10] == 5'h1F;
+  always_ff @(posedge clk_i) begin
+    ovf_o <= sat;
+    if (sat) fp16_o <= {sgn_q, 15'(ktpu_pkg::FP16_MAX_BITS)};
+    else     fp16_o <= {sgn_q && (enc[14:0] != 15'd0), enc[14:0]};  // never -0
   end
 endmodule
 `default_nettype wire
