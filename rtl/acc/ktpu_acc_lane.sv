@@ -14,11 +14,13 @@
 //   5  normalise the product (MSB at 24..26); peer operand mux     (peer here)
 //   6  T arrives from the tile RAM: order |T|, |v|, swap           (T here)
 //   7  align the smaller operand (a second DSP48E2, multiplying by 2^k)
-//   8  sticky from the product's low bits; add / subtract (one carry chain)
-//   9  leading-zero count, normalise
+//   8  pick the product window (d > 16 or not), sticky from the bits below
+//      it; add / subtract (one carry chain)
+//   9  leading-zero count and normalise in three steps; sticky by mask
 //  10  round to nearest even at 15 bits; saturate / flush          -> r22_o
 //  11  R16, first half: shift, round bit, sticky (register inside ktpu_acc_r16)
-//  12  R16, second half: encode, range                             -> r16_o
+//  12  R16, second half: encode, range (saturation: the register's set)
+//                                                                 -> r16_o
 //
 // No register here has a reset: control (valid, op) lives in ktpu_acc, and
 // the stage 2/3/4 registers must be free of reset to pack into the DSP48E2.
@@ -255,12 +257,12 @@ module ktpu_acc_lane #(
   // ---- stage 9: normalise (MSB to bit SumW-1) -------------------------------
   // The big operand's MSB sat at bit SumW-2 with exponent eb, so bit SumW-1
   // carries exponent eb + 1.
-  // Leading zeros counted and removed together in three conditional steps
-  // (16; 0, 4, 8 or 12; 0..3), each step deciding on the bits the one
-  // before left at the top: a 4:1 step is one LUT6 per bit, as cheap as a
-  // 2:1 step. Only the 15 bits kept after the hidden one (fraction and
-  // round bit) are shifted; the sticky is the OR of the sum's bits that end
-  // up below them, i.e. of bits k with k + lz <= 13, masked directly.
+  // Leading zeros removed in three steps (16; 0, 4, 8 or 12; 0..3): a 4:1
+  // step is one LUT6 per bit, as cheap as a 2:1 step, so three steps cost
+  // less than the five of a binary shifter. Only the 15 bits kept after the
+  // hidden one (fraction and round bit) are needed from the last step; the
+  // sticky is the OR of the sum's bits that end up below them, i.e. of
+  // bits k with k + lz <= 13, masked directly.
   if (SumW != 30 || SigW != 15) begin : gen_bad_sumw
     $fatal(1, "ktpu_acc_lane: the normaliser is written for a 30-bit sum and 15-bit significands");
   end
