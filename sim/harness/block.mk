@@ -6,7 +6,8 @@
 # Three machines: build/ktpu-sim (2 clusters, the default machine) and
 # build/ktpu-sim-1, build/ktpu-sim-4; `ktpu-sim --clusters N` runs the
 # sibling binary built for N.
-SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_rvfi.c
+SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_rvfi.c \
+               sim/harness/ktpu_gemm_job.c
 SIMLIB_OBJS := $(patsubst sim/harness/%.c,$(BUILD)/host/harness/%.o,$(SIMLIB_SRCS))
 SIMLIB      := $(BUILD)/host/libktpusim.a
 KTPU_SIM    := $(BUILD)/ktpu-sim
@@ -30,18 +31,28 @@ SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -
 
 # The RAM wrapper comes from rtl/prim; until it exists nothing here is built.
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
-$(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2))
-$(eval $(call verilate,ktpu_sim1,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=1))
-$(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=4))
+$(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2 -CFLAGS -DKTPU_SIM_CLUSTERS=2))
+$(eval $(call verilate,ktpu_sim1,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=1 -CFLAGS -DKTPU_SIM_CLUSTERS=1))
+$(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=4 -CFLAGS -DKTPU_SIM_CLUSTERS=4))
 
+# Copied beside its final name and renamed: a running ktpu-sim (another
+# test) would make a plain cp fail with "text file busy".
 $(KTPU_SIM): $(VL_DIR)/ktpu_sim/Vktpu_sim_top
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 $(KTPU_SIM1): $(VL_DIR)/ktpu_sim1/Vktpu_sim_top
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 $(KTPU_SIM4): $(VL_DIR)/ktpu_sim4/Vktpu_sim_top
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 RUN_DEPS   += $(KTPU_SIM)
 TEST_DEPS  += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
+
+# `make run`: a GEMM through the built-in GEMM firmware on ktpu-sim, once the
+# firmware exists (firmware/gemm); before that, sim/ref's reference example.
+ifneq ($(wildcard firmware/gemm/main.c),)
+KTPU_RUN_GEMM := 1
+RUN_DEPS += $(GEMM_FW_ELF) $(BUILD)/tools/ktpu-example
+RUN_CMDS += sim/harness/run_gemm.sh ;
+endif
 BENCH_DEPS += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 endif

@@ -3,11 +3,15 @@
 // mailbox plumbing, and the lockstep hook. The ELF loader and the
 // instruction-set model are C (ktpu_elf.c, ktpu_iss.c).
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
+#include <string>
+#include <unistd.h>
 
 #include "Vktpu_sim_top.h"
 #include "Vktpu_sim_top__Dpi.h"
@@ -18,6 +22,7 @@
 extern "C" {
 #include "ktpu_defs.h"
 #include "ktpu_elf.h"
+#include "ktpu_gemm_job.h"
 #include "ktpu_iss.h"
 #include "ktpu_rvfi.h"
 }
@@ -26,26 +31,58 @@ namespace {
 
 const uint64_t kDefaultMaxCycles = 50000000;  // ~10-30 s of host time
 const int kExitTimeout = 124, kExitHarness = 125, kExitLockstep = 126;
+const int kExitCheck = 1, kExitJob = 2;
 
 const char *kUsage =
     "usage: ktpu-sim [options] PROGRAM.elf\n"
+    "       ktpu-sim [options] --gemm A.npy BT.npy -o C.npy\n"
+    "       ktpu-sim [options] --gemm-gen MxKxN [--dist D] [-o C.npy]\n"
     "Runs PROGRAM on the simulated KohakuTPU SoC (RV32IM CPU, 128 KiB RAM at 0,\n"
-    "MMIO at 0x10000000, DRAM at 0x80000000) from reset. UART output goes to\n"
-    "stdout; the exit status is the one the program writes to SIM_EXIT.\n"
+    "MMIO at 0x10000000, DRAM at 0x80000000, the mesh with the memory agent and\n"
+    "the clusters) from reset. UART output goes to stdout; the exit status is the\n"
+    "one the program writes to SIM_EXIT.\n"
     "\n"
     "options:\n"
     "  --max-cycles N     stop after N cycles with a time-out (default 50000000)\n"
     "  --trace FILE       write an FST waveform of the whole run to FILE\n"
-    "  --seed N           seed for the random initial register values (default 1)\n"
+    "  --seed N           seed of the random initial register values and of\n"
+    "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
     "  --lockstep         check every retired instruction against the C model\n"
     "  --uart-in FILE     bytes fed to the UART receiver, in order\n"
     "  --stats            print cycles, instructions and CPI to stderr at the end\n"
+    "  --clusters N       run the machine with N clusters: 1, 2 (this default) or 4\n"
+    "                     (runs the sibling build ktpu-sim-N beside this program)\n"
     "  --help             this text\n"
-    "  --gemm ...         not available in this build (needs the clusters)\n"
+    "\n"
+    "GEMM (SPEC 2): the built-in GEMM firmware on A (M x K) and BT (N x K), FP16\n"
+    "C-order .npy; C (M x N, FP16) is written to C.npy only if every check passed.\n"
+    "M and N are padded to multiples of 4, K to 32, with zeros (and trimmed).\n"
+    "Every C tile the firmware announces is compared bit for bit with the C\n"
+    "reference; at the end every element must be covered, the canaries around C\n"
+    "and the operands untouched. A report follows (tiles, cycles, MACs/cycle and\n"
+    "% of peak, per-cluster counters, DRAM beats, error against FP64 and the\n"
+    "exact MXFP7 product).\n"
+    "  --gemm A.npy BT.npy  operands from files\n"
+    "  --gemm-gen MxKxN   generated operands (from --seed and --dist)\n"
+    "  --dist D           normal (default), uniform, relu (A post-ReLU),\n"
+    "                     lowrank (A of rank 4), worst (full-scale blocks,\n"
+    "                     alternating signs, subnormals, per-block scales;\n"
+    "                     with --preq also elements at -64)\n"
+    "  --preq             store the operands pre-quantised (MXFP7, FMT_MX), by\n"
+    "                     the reference quantiser\n"
+    "  -o FILE            where C goes (needed with --gemm, optional with --gemm-gen)\n"
+    "  --firmware FILE    GEMM firmware (default fw/ktpu_gemm.elf beside this program)\n"
+    "  --use-clusters N   ask the firmware to use N clusters (default all)\n"
+    "  --csv FILE         append one result row (shape, cycles, % of peak) to FILE\n"
+    "  --test-corrupt-ref R,C  flip the last bit of reference element C[R][C]\n"
+    "                     (shows the tile check failing)\n"
     "\n"
     "exit status: the program's SIM_EXIT status; 124 time-out; 125 harness error\n"
-    "(bad option, unloadable ELF); 126 lockstep mismatch.\n";
+    "(bad option or input, unloadable ELF); 126 lockstep mismatch. With --gemm:\n"
+    "0 every check passed and the job is done; 1 a check failed (mismatch,\n"
+    "coverage, canary, flags); 2 the job reported an error (named) or ended with\n"
+    "numeric flags; 124, 125 as above.\n";
 
 struct Options {
     const char *elf = nullptr, *trace = nullptr, *uart_in = nullptr;
@@ -53,6 +90,12 @@ struct Options {
     uint64_t seed = 1;
     long dram_latency = -1;
     bool lockstep = false, stats = false;
+    // GEMM mode
+    const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
+    const char *gen = nullptr, *dist = "normal", *csv = nullptr;
+    bool preq = false;
+    long clusters = -1, use_clusters = 0, corrupt_row = -1, corrupt_col = -1;
+    bool gemm() const { return gemm_a || gen; }
 };
 
 [[noreturn]] void die(const char *fmt, const char *arg)
@@ -102,7 +145,35 @@ Options parse(int argc, char **argv)
         } else if (!std::strcmp(a, "--stats")) {
             o.stats = true;
         } else if (!std::strcmp(a, "--gemm")) {
-            die("%s is not available in this build: the clusters are not part of the SoC yet", a);
+            if (i + 2 >= argc) die("%s needs two files: A.npy BT.npy", a);
+            o.gemm_a = argv[i + 1]; o.gemm_b = argv[i + 2]; i += 2;
+        } else if (!std::strcmp(a, "--gemm-gen")) {
+            if (!v) die("%s needs a shape MxKxN", a);
+            o.gen = v; i++;
+        } else if (!std::strcmp(a, "--dist")) {
+            if (!v) die("%s needs a distribution", a);
+            o.dist = v; i++;
+        } else if (!std::strcmp(a, "-o")) {
+            if (!v) die("%s needs a file name", a);
+            o.out_c = v; i++;
+        } else if (!std::strcmp(a, "--firmware")) {
+            if (!v) die("%s needs a file name", a);
+            o.firmware = v; i++;
+        } else if (!std::strcmp(a, "--csv")) {
+            if (!v) die("%s needs a file name", a);
+            o.csv = v; i++;
+        } else if (!std::strcmp(a, "--preq")) {
+            o.preq = true;
+        } else if (!std::strcmp(a, "--clusters")) {
+            o.clusters = (long)parse_u64(a, v); i++;
+        } else if (!std::strcmp(a, "--use-clusters")) {
+            o.use_clusters = (long)parse_u64(a, v); i++;
+        } else if (!std::strcmp(a, "--test-corrupt-ref")) {
+            unsigned long r, c;
+            char tail;
+            if (!v || std::sscanf(v, "%lu,%lu%c", &r, &c, &tail) != 2)
+                die("%s needs ROW,COL", a);
+            o.corrupt_row = (long)r; o.corrupt_col = (long)c; i++;
         } else if (a[0] == '-' && a[1]) {
             die("unknown option %s (see --help)", a);
         } else if (o.elf) {
@@ -111,7 +182,15 @@ Options parse(int argc, char **argv)
             o.elf = a;
         }
     }
-    if (!o.elf) die("%s", "no program given (see --help)");
+    if (o.gemm_a && o.gen) die("%s", "--gemm and --gemm-gen exclude each other");
+    if (o.gemm()) {
+        if (o.elf) die("a program (%s) and a GEMM were both given: the GEMM runs the firmware of --firmware", o.elf);
+        if (o.gemm_a && !o.out_c) die("%s", "--gemm needs -o C.npy");
+    } else {
+        if (o.out_c || o.preq || o.firmware || o.csv || o.corrupt_row >= 0 || o.use_clusters)
+            die("%s", "-o, --preq, --firmware, --csv, --use-clusters and --test-corrupt-ref need --gemm or --gemm-gen");
+        if (!o.elf) die("%s", "no program given (see --help)");
+    }
     return o;
 }
 
@@ -146,6 +225,20 @@ void ram_sink(void *ctx, uint32_t addr, uint8_t byte)
     r->set[addr - KTPU_RAM_BASE] = true;
 }
 
+std::string exe_dir()
+{
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return ".";
+    buf[n] = 0;
+    std::string p(buf);
+    size_t slash = p.rfind('/');
+    return slash == std::string::npos ? "." : p.substr(0, slash);
+}
+
+void bd_write(void *, uint32_t off, uint32_t v) { ktpu_dram_bd_write32(off, v); }
+uint32_t bd_read(void *, uint32_t off) { return ktpu_dram_bd_read32(off); }
+
 void dram_sink(void *, uint32_t addr, uint8_t byte)
 {
     uint32_t off = addr - KTPU_DRAM_BASE;
@@ -160,6 +253,21 @@ void dram_sink(void *, uint32_t addr, uint8_t byte)
 int main(int argc, char **argv)
 {
     Options opt = parse(argc, argv);
+    const unsigned kClusters = KTPU_SIM_CLUSTERS;
+    if (opt.clusters >= 0 && (unsigned long)opt.clusters != kClusters) {
+        std::string sib = exe_dir() + (opt.clusters == 2 ? "/ktpu-sim" : "/ktpu-sim-" + std::to_string(opt.clusters));
+        if (access(sib.c_str(), X_OK) != 0)
+            die("--clusters: no build of that machine beside this program (looked for %s); built: 1, 2, 4",
+                sib.c_str());
+        execv(sib.c_str(), argv);
+        die("--clusters: cannot run %s", sib.c_str());
+    }
+    std::string fw_default;
+    if (opt.gemm() && !opt.firmware) {
+        fw_default = exe_dir() + "/fw/ktpu_gemm.elf";
+        opt.firmware = fw_default.c_str();
+    }
+    if (opt.gemm()) opt.elf = opt.firmware;
 
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->randReset(2);
@@ -186,6 +294,33 @@ int main(int argc, char **argv)
 
     // ---- load the program ----
     svSetScope(svGetScopeFromName("TOP.ktpu_sim_top.u_dram"));
+    ktpu_gemm_io gio = {bd_write, bd_read, nullptr, ktpu_dram_bd_bytes()};
+    ktpu_gemm_job job;
+    std::memset(&job, 0, sizeof job);
+    job.corrupt_row = opt.corrupt_row;
+    job.corrupt_col = opt.corrupt_col;
+    if (opt.gemm()) {
+        char gerr[KTPU_GEMM_ERR_LEN];
+        int rc;
+        if (opt.gemm_a) {
+            rc = ktpu_gemm_job_load(&job, opt.gemm_a, opt.gemm_b, gerr);
+        } else {
+            unsigned long m, k, n;
+            char tail;
+            ktpu_gemm_dist d;
+            if (std::sscanf(opt.gen, "%lux%lux%lu%c", &m, &k, &n, &tail) != 3)
+                die("--gemm-gen: shape must be MxKxN, e.g. 64x128x64 (got %s)", opt.gen);
+            if (ktpu_gemm_dist_parse(opt.dist, &d))
+                die("--dist: unknown distribution %s (normal, uniform, relu, lowrank, worst)", opt.dist);
+            rc = ktpu_gemm_job_generate(&job, m, k, n, d, opt.seed, gerr);
+        }
+        if (!rc)
+            rc = ktpu_gemm_job_place(&job, &gio, opt.preq, (unsigned)opt.use_clusters, kClusters, gerr);
+        if (rc) die("%s", gerr);
+        if (access(opt.firmware, R_OK) != 0)
+            die("GEMM firmware %s not found (make build/fw/ktpu_gemm.elf, or give --firmware FILE)",
+                opt.firmware);
+    }
     auto ram = std::make_unique<RamImage>();
     std::memset(ram->set, 0, sizeof ram->set);
     ktpu_elf_region regions[2] = {
@@ -258,6 +393,8 @@ int main(int argc, char **argv)
     uint64_t cycles = 0;
     int status = -1;
     int pending_rx = uin ? std::fgetc(uin) : EOF;
+    std::time_t last_progress = std::time(nullptr);
+    auto wall0 = std::chrono::steady_clock::now();
     while (cycles < opt.max_cycles) {
         if (pending_rx != EOF) {
             top->uart_rx_valid_i = 1;
@@ -276,6 +413,9 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "ktpu-sim: mailbox: 0x%08x\n", top->mbox_arg0_o);
             } else if (top->mbox_cmd_o == KTPU_MBOX_CMD_ECHO) {
                 top->mbox_resp_i = top->mbox_arg0_o + top->mbox_arg1_o;
+            } else if (top->mbox_cmd_o == KTPU_MBOX_CMD_TILE && opt.gemm()) {
+                std::fflush(stdout);
+                ktpu_gemm_job_tile(&job, &gio, top->mbox_arg0_o, top->mbox_arg1_o, stderr);
             } else {
                 std::fflush(stdout);
                 std::fprintf(stderr, "ktpu-sim: mailbox: unknown command %u\n", top->mbox_cmd_o);
@@ -283,6 +423,14 @@ int main(int argc, char **argv)
         }
         if (g_mismatch) break;
         if (top->sim_exit_valid_o) { status = (int)top->sim_exit_code_o; break; }
+        if (opt.gemm() && (cycles & 0xFFFFF) == 0) {
+            std::time_t now = std::time(nullptr);
+            if (now - last_progress >= 10) {
+                last_progress = now;
+                std::fprintf(stderr, "ktpu-sim: progress: %" PRIu64 " cycles, %u tiles checked (%u failed)\n",
+                             cycles, job.tiles, job.tiles_failed);
+            }
+        }
     }
     std::fflush(stdout);
     if (tfp) tfp->close();
@@ -300,9 +448,61 @@ int main(int argc, char **argv)
     }
     if (g_mismatch) return kExitLockstep;
     if (status < 0) {
-        std::fprintf(stderr, "ktpu-sim: time-out: no SIM_EXIT within %" PRIu64 " cycles (--max-cycles)\n",
-                     opt.max_cycles);
+        std::fprintf(stderr, "ktpu-sim: time-out: no SIM_EXIT within %" PRIu64 " cycles (--max-cycles)%s\n",
+                     opt.max_cycles, opt.gemm() ? "; no C written" : "");
         return kExitTimeout;
+    }
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    if (opt.stats)
+        std::fprintf(stderr, "ktpu-sim: %.2f s of host time, %.0f simulated cycles per second\n", wall,
+                     wall > 0 ? (double)cycles / wall : 0.0);
+    if (opt.gemm()) {
+        ktpu_gemm_traffic t;
+        t.sim_cycles = cycles;
+        t.agent_rd = top->agent_rd_beats_o;
+        t.agent_wr = top->agent_wr_beats_o;
+        t.stray_rq = top->stray_rq_o;
+        t.stray_rs = top->stray_rs_o;
+        t.win_err = top->mem_win_err_o;
+        t.bad_req = top->mem_bad_req_o;
+        char gerr[KTPU_GEMM_ERR_LEN] = "";
+        int rc = ktpu_gemm_job_finish(&job, &gio, &t, stdout, gerr);
+        ktpu_gemm_summary sum;
+        ktpu_gemm_job_summary(&job, &gio, &sum);
+        if (rc == 0 && status != 0) {
+            std::printf("ktpu-sim: FAIL: the job is done but the firmware exited with status %d\n", status);
+            rc = 1;
+        }
+        if (opt.csv) {
+            std::FILE *f = std::fopen(opt.csv, "a");
+            if (!f) die("cannot open %s", opt.csv);
+            if (std::ftell(f) == 0)
+                std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s\n");
+            std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%" PRIu64 ",%llu,%llu,%.2f,%.0f\n", job.m, job.k, job.n,
+                         opt.preq ? "mx" : "fp16", sum.clusters_used, sum.job_cycles, sum.macs_per_cycle,
+                         sum.pct_peak, job.tiles, rc == 0 ? "pass" : "FAIL", cycles, t.agent_rd, t.agent_wr,
+                         wall, wall > 0 ? (double)cycles / wall : 0.0);
+            std::fclose(f);
+        }
+        // C is written when every check passed (a NUMERIC job's C is checked too).
+        if ((rc == 0 || (rc == 2 && sum.status == KTPU_JOBST_NUMERIC)) && opt.out_c) {
+            char werr[KTPU_GEMM_ERR_LEN];
+            if (ktpu_gemm_job_write_c(&job, &gio, opt.out_c, werr)) die("%s", werr);
+            std::printf("wrote %s (%zu x %zu FP16)\n", opt.out_c, job.m, job.n);
+        }
+        unsigned tiles = job.tiles;
+        ktpu_gemm_job_free(&job);
+        std::fflush(stdout);
+        if (rc == 2) {
+            std::fprintf(stderr, "ktpu-sim: error: %s\n", gerr);
+            return kExitJob;
+        }
+        if (rc) {
+            std::fprintf(stderr, "ktpu-sim: GEMM check FAILED (see above)\n");
+            return kExitCheck;
+        }
+        std::printf("ktpu-sim: GEMM passed: %u tiles checked, 0 failed\n", tiles);
+        return 0;
     }
     if (status > 255) {
         std::fprintf(stderr, "ktpu-sim: program exit status %d does not fit a process status; exiting 255\n",

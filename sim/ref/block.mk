@@ -4,8 +4,8 @@
 # The host library also carries the .npy reader/writer (stdio, malloc),
 # which the rv32 build does not need.
 REF_SRCS      := $(addprefix sim/ref/,ktpu_ref_dsp.c ktpu_ref_mx.c ktpu_ref_fp.c ktpu_ref_acc.c)
-REF_HOST_SRCS := sim/ref/ktpu_npy.c
-REF_HDRS      := sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h $(GEN_H)
+REF_HOST_SRCS := sim/ref/ktpu_npy.c sim/ref/ktpu_err.c
+REF_HDRS      := sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h sim/ref/ktpu_err.h $(GEN_H)
 
 REF_OBJS      := $(patsubst sim/ref/%.c,$(BUILD)/host/ref/%.o,$(REF_SRCS) $(REF_HOST_SRCS))
 REF_OBJS_RV32 := $(patsubst sim/ref/%.c,$(BUILD)/rv32/ref/%.o,$(REF_SRCS))
@@ -33,12 +33,16 @@ $(KTPU_REF): sim/ref/ktpu_ref_main.c $(REF_LIB) $(REF_HDRS)
 
 TEST_DEPS += $(REF_LIB) $(REF_LIB_RV32) $(KTPU_REF)
 
-# `make run`, until the co-simulator takes it over: a fixed-seed example
-# GEMM through the reference, with its error against FP64.
+# `make run` without the GEMM firmware (sim/harness/block.mk takes it over
+# when firmware/gemm exists): a fixed-seed example GEMM through the
+# reference, with its error against FP64 and the exact MXFP7 product
+# (sim/ref/ktpu_err.c, shared with ktpu-sim's report).
 KTPU_EXAMPLE := $(BUILD)/tools/ktpu-example
 $(KTPU_EXAMPLE): sim/ref/ktpu_example.c $(REF_LIB) $(REF_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB) -lm
 
 RUN_DEPS += $(KTPU_REF) $(KTPU_EXAMPLE)
+ifndef KTPU_RUN_GEMM
 RUN_CMDS += sim/ref/run_example.sh ;
+endif

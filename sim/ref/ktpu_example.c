@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktpu_err.h"
 #include "ktpu_npy.h"
 #include "ktpu_ref.h"
 
@@ -38,13 +39,6 @@ static uint16_t rand_fp16(void)
     uint32_t frac = (r >> 9) & 0x3FFu;
     uint32_t sign = (r >> 31) << 15;
     return (uint16_t)(sign | exp << 10 | frac);
-}
-
-static double fp16_to_double(uint16_t h)
-{
-    int e = (h >> 10) & 31, f = h & 0x3FF;
-    double v = e ? ldexp(1024 + f, e - 25) : ldexp(f, -24);
-    return (h & 0x8000u) ? -v : v;
 }
 
 static int gen(const char *dir, size_t m, size_t k, size_t n, uint64_t seed)
@@ -76,42 +70,6 @@ static int gen(const char *dir, size_t m, size_t k, size_t n, uint64_t seed)
     return rc ? 1 : 0;
 }
 
-/* FP16 ULP at |x| (the subnormal quantum below 2^-14) */
-static double ulp16(double x)
-{
-    int ex;
-    (void)frexp(x, &ex);
-    return ldexp(1.0, (ex - 1 < -14 ? -14 : ex - 1) - 10);
-}
-
-/* the value of q under scale s, exactly (q x 2^(E-23) x (8+M)) */
-static double mx_value(int8_t q, uint8_t s)
-{
-    return ldexp((double)q * (8 + (s & 7u)), (int)(s >> 3) - 23);
-}
-
-static void print_error(const char *what, const double *exact, const uint16_t *c, size_t count,
-                        int per_element_ulp)
-{
-    double max_abs = 0, max_ref = 0, max_ulp = 0, sum_sq_err = 0, sum_sq = 0;
-    for (size_t e = 0; e < count; e++) {
-        double d = fabs(fp16_to_double(c[e]) - exact[e]);
-        if (d > max_abs)
-            max_abs = d;
-        if (fabs(exact[e]) > max_ref)
-            max_ref = fabs(exact[e]);
-        if (d / ulp16(exact[e]) > max_ulp)
-            max_ulp = d / ulp16(exact[e]);
-        sum_sq_err += d * d;
-        sum_sq += exact[e] * exact[e];
-    }
-    printf("error against %s: max |diff| %.4g = %.2f FP16 ULP of max |C| (%.4g)", what, max_abs,
-           max_abs / ulp16(max_ref), max_ref);
-    if (per_element_ulp)
-        printf(", max %.2f ULP per element", max_ulp);
-    printf(", relative RMS %.3g\n", sum_sq > 0 ? sqrt(sum_sq_err / sum_sq) : 0.0);
-}
-
 static int report(const char *pa, const char *pb, const char *pc)
 {
     char err[KTPU_NPY_ERR_LEN];
@@ -129,42 +87,24 @@ static int report(const char *pa, const char *pb, const char *pc)
     }
     int8_t *qa = malloc(m * k), *qb = malloc(n * k);
     uint8_t *sa = malloc(m * k / 32u + 1u), *sb = malloc(n * k / 32u + 1u);
-    double *f64 = malloc(m * n * sizeof *f64), *mx = malloc(m * n * sizeof *mx);
-    if (!qa || !qb || !sa || !sb || !f64 || !mx) {
-        fprintf(stderr, "ktpu-example: out of memory\n");
-        return 1;
+    int rc = !qa || !qb || !sa || !sb;
+    if (!rc) {
+        (void)ktpu_ref_quant_matrix(a.data, m, k, qa, sa);
+        (void)ktpu_ref_quant_matrix(b.data, n, k, qb, sb);
+        printf("reference GEMM: M=%zu K=%zu N=%zu (%zu K-blocks per element, one cluster order)\n",
+               m, k, n, k / 32u);
+        rc = ktpu_err_report(stdout, m, n, k, a.data, k, b.data, k, qa, sa, qb, sb, c.data, n, 8);
     }
-    (void)ktpu_ref_quant_matrix(a.data, m, k, qa, sa);
-    (void)ktpu_ref_quant_matrix(b.data, n, k, qb, sb);
-    printf("reference GEMM: M=%zu K=%zu N=%zu (%zu K-blocks per element, one cluster order)\n",
-           m, k, n, k / 32u);
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < n; j++) {
-            double e64 = 0, emx = 0;
-            for (size_t kk = 0; kk < k; kk++) {
-                e64 += fp16_to_double(a.data[i * k + kk]) * fp16_to_double(b.data[j * k + kk]);
-                emx += mx_value(qa[i * k + kk], sa[i * (k / 32u) + kk / 32u]) *
-                       mx_value(qb[j * k + kk], sb[j * (k / 32u) + kk / 32u]);
-            }
-            f64[i * n + j] = e64;
-            mx[i * n + j] = emx;
-            if (i < 2 && j < 4)
-                printf("  C[%zu][%zu] = 0x%04x = %-11.6g FP64 %-11.6g exact MXFP7 %-11.6g\n", i,
-                       j, (unsigned)c.data[i * n + j], fp16_to_double(c.data[i * n + j]), e64,
-                       emx);
-        }
-    print_error("FP64", f64, c.data, m * n, 0);
-    print_error("the exact MXFP7 product", mx, c.data, m * n, 1);
+    if (rc)
+        fprintf(stderr, "ktpu-example: out of memory\n");
     free(qa);
     free(qb);
     free(sa);
     free(sb);
-    free(f64);
-    free(mx);
     ktpu_npy_free(&a);
     ktpu_npy_free(&b);
     ktpu_npy_free(&c);
-    return 0;
+    return rc ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -18,7 +18,7 @@ check() {  # check DESCRIPTION WANT_STATUS PATTERN -- command...
 check "help" 0 "--max-cycles" -- "$sim" --help
 check "no program" 125 "error: no program" -- "$sim"
 check "unknown option" 125 "unknown option --frobnicate" -- "$sim" --frobnicate "$d/hello.elf"
-check "gemm refused" 125 "--gemm is not available" -- "$sim" --gemm a.npy b.npy -o c.npy
+check "gemm operand missing" 125 "error: a.npy: cannot open" -- "$sim" --gemm a.npy b.npy -o c.npy
 check "bad number" 125 "bad number for option: --max-cycles" -- "$sim" --max-cycles 12x "$d/hello.elf"
 check "zero cycles" 125 "at least 1" -- "$sim" --max-cycles 0 "$d/hello.elf"
 check "two programs" 125 "more than one program" -- "$sim" "$d/hello.elf" "$d/hello.elf"

@@ -26,3 +26,32 @@ $(eval $(call verilate,dram_tb,dram_tb,rtl/mem/ktpu_dram.sv tests/soc/dram_tb.sv
 TEST_DEPS += $(VL_DIR)/dram_tb/Vdram_tb
 TESTS += soc_dram_model
 TEST_CMD.soc_dram_model := $(VL_DIR)/dram_tb/Vdram_tb && $(VL_DIR)/dram_tb/Vdram_tb +ktpu_dram_latency=1 && $(VL_DIR)/dram_tb/Vdram_tb +ktpu_dram_latency=40
+
+# ktpu-sim --gemm (SPEC §2, §11). tests/soc/gemm_one.c is a hand-driven
+# one-cluster GEMM (not the GEMM service), built in several deliberately
+# broken modes so that every harness check is seen to fail; the built-in
+# GEMM firmware (firmware/gemm, build/fw/ktpu_gemm.elf) runs the shapes.
+$(SOC_TEST_DIR)/gemm_one_m%.elf: tests/soc/gemm_one.c $(FW_HDRS) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -DGEMM_ONE_MODE=$* -c -o $(@:.elf=.o) $<
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(@:.elf=.o) $(FW_RT_OBJS)
+SOC_GEMM_ONE := $(foreach m,0 1 2 3 4 5 6 7 8,$(SOC_TEST_DIR)/gemm_one_m$(m).elf)
+
+ifneq ($(wildcard $(KTPU_RAM_SRC)),)
+TEST_DEPS += $(SOC_GEMM_ONE)
+TESTS += soc_gemm_harness
+TEST_CMD.soc_gemm_harness := tests/soc/check_gemm.sh $(BUILD) $(SOC_TEST_DIR)
+ifneq ($(wildcard firmware/gemm/main.c),)
+TESTS += soc_gemm_fw
+TEST_CMD.soc_gemm_fw := tests/soc/check_gemm_fw.sh $(BUILD)
+TEST_DEPS += $(GEMM_FW_ELF)
+endif
+endif
+
+# SPEC §15 grid (make bench): build/bench/gemm.csv. The largest shapes take
+# minutes of host time on 1 cluster; SOC_BENCH_SHAPES narrows the grid.
+ifneq ($(wildcard firmware/gemm/main.c),)
+SOC_BENCH_SHAPES ?=
+BENCH_DEPS += $(GEMM_FW_ELF) $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
+BENCH_CMDS += tests/soc/bench_gemm.sh $(BUILD) $(BUILD)/bench/gemm.csv $(SOC_BENCH_SHAPES) ;
+endif
