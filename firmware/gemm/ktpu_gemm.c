@@ -182,6 +182,13 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         return finish(job, 0, t0);
     }
     R.cs.n = ncl;
+    /* STATUS CLEAR first: the counters and sticky flags the job reports
+     * are its own (the nodes are idle, so this answers at once; it
+     * travels while the CPU plans) */
+    for (unsigned c = 0; c < ncl; c++) {
+        ktpu_ci_status(w, 1);
+        ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
+    }
     struct ktpu_plan_cfg cfg = {
         .m = j[KTPU_JOB_M_WORD], .n = j[KTPU_JOB_N_WORD], .k = j[KTPU_JOB_K_WORD],
         .fmt = KTPU_FIELD_GET(JOB_FLAGS_FMT, j[KTPU_JOB_FLAGS_WORD]),
@@ -203,12 +210,6 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     for (unsigned c = 0; c < ncl; c++) {
         ktpu_plan_cursor_init(&R.plan, c, &R.cur[c]);
         R.tile_first[c] = R.cur[c].tile;
-    }
-    /* STATUS CLEAR first: the counters and sticky flags the job reports
-     * are its own (the nodes are idle, so this answers at once) */
-    for (unsigned c = 0; c < ncl; c++) {
-        ktpu_ci_status(w, 1);
-        ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
     }
     if (opt && opt->stuck_test) {
         /* a SEND to the CPU's own node: no grant ever comes, cluster 0 waits */

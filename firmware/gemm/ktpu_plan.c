@@ -13,7 +13,17 @@
 
 static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
-static unsigned cdiv(unsigned a, unsigned b) { return (a + b - 1) / b; }
+/* a / b: a shift when b is a power of two (most candidates are). The RV32
+ * core divides iteratively (~35 cycles), and the tile search runs before
+ * the first instruction goes out. */
+static unsigned udiv(unsigned a, unsigned b)
+{
+    static const unsigned char debruijn[32] = {0,  1,  28, 2,  29, 14, 24, 3,  30, 22, 20, 15, 25, 17, 4,  8,
+                                               31, 27, 13, 23, 21, 19, 16, 7,  26, 12, 18, 6,  11, 5,  10, 9};
+    if (b && !(b & (b - 1))) return a >> debruijn[(b * 0x077CB531u) >> 27];
+    return a / b;
+}
+static unsigned cdiv(unsigned a, unsigned b) { return udiv(a + b - 1, b); }
 
 const char *ktpu_plan_err_name(enum ktpu_plan_err e)
 {
@@ -36,21 +46,21 @@ const char *ktpu_plan_err_name(enum ktpu_plan_err e)
  * carries every cluster's operand beats and drain bursts; the one CPU issues
  * every instruction (about CPU_PER_INSTR cycles each, compose + completion);
  * the first chunk's fill is not hidden. */
-#define CPU_PER_INSTR 150u
+#define CPU_PER_INSTR 700u   /* measured: plan + encode + send ~450, completion ~250 */
 #define GEMM_START 40u
-static uint64_t tile_cost(const struct ktpu_plan *p, unsigned gm, unsigned gn)
+static uint64_t tile_cost(const struct ktpu_plan *p, unsigned gm, unsigned gn, unsigned ntm, unsigned a_nk)
 {
     unsigned ncl = p->cfg.clusters, half = p->cfg.l1_depth / 2;
-    unsigned ntm = cdiv(p->gmt, gm), ntn = cdiv(p->gnt, gn);
+    unsigned ntn = cdiv(p->gnt, gn);
     /* 32-bit divisions only (tiles <= 2^28): this runs on the RV32 CPU */
     unsigned tiles = ntm * ntn, tpc32 = cdiv(tiles, ncl);
     uint64_t tpc = tpc32;
     uint64_t bpe = p->bpb / 8;               /* DRAM beats per L1 entry: 4 lanes x bpb / 32 */
     uint64_t sub = (uint64_t)gm * gn;
     int bres = (uint64_t)gn * p->nkb <= half;
-    unsigned nk_max = umin(p->nkb, half / gm);
-    if (!bres) nk_max = umin(nk_max, half / gn);
-    uint64_t chunks = cdiv(p->nkb, nk_max) + (p->nkb > 1);
+    unsigned nk_max = umin(p->nkb, a_nk);
+    if (!bres) nk_max = umin(nk_max, udiv(half, gn));
+    uint64_t chunks = cdiv(p->nkb, nk_max) + (!bres && p->nkb > nk_max);   /* + the short first chunk */
     uint64_t sweep = tpc * (umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START);
     uint64_t a_beats = tpc * gm * p->nkb * bpe;
     uint64_t b_tiles = bres ? cdiv(tpc32, ntm) + 1 : tpc;
@@ -111,13 +121,13 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     for (unsigned i = 0; i < nc; i++) {
         /* for each height: the widest tile the accumulator takes, and the
          * same number of column blocks with equal widths */
-        unsigned gm = cand[i], gn_max = umin(p->gnt, umin(half, acc / gm));
+        unsigned gm = cand[i], gn_max = umin(p->gnt, umin(half, udiv(acc, gm)));
         if (!gn_max) continue;
-        unsigned gn_bal = cdiv(p->gnt, cdiv(p->gnt, gn_max));
+        unsigned gn_bal = cdiv(p->gnt, cdiv(p->gnt, gn_max)), ntm = cdiv(p->gmt, gm), a_nk = udiv(half, gm);
         for (unsigned j = 0; j < 2; j++) {
             unsigned gn = j ? gn_bal : gn_max;
             if (j && gn == gn_max) break;
-            uint64_t c = tile_cost(p, gm, gn);
+            uint64_t c = tile_cost(p, gm, gn, ntm, a_nk);
             /* ties: the larger tile (fewer instructions) */
             if (c < best || (c == best && gm * gn > p->gm * p->gn)) {
                 best = c;
@@ -134,12 +144,17 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     /* BT of one column block resident for the whole of K, chunk-major, in
      * one half of L1 B (the other half takes the next column block's). */
     p->b_resident = (uint64_t)p->gn * p->nkb <= half;
-    p->nk_max = umin(p->nkb, half / p->gm);
-    if (!p->b_resident) p->nk_max = umin(p->nk_max, half / p->gn);
+    p->nk_max = umin(p->nkb, udiv(half, p->gm));
+    if (!p->b_resident) p->nk_max = umin(p->nk_max, udiv(half, p->gn));
     if (MUT(6)) p->nk_max++;
-    /* A short first chunk: the first sweep starts after a quarter of the
-     * fill; chunks then grow by half (ktpu_plan_next_chunk). */
-    p->nk_first = umax(1u, p->nk_max / 4);
+    /* K chunks: nk_max blocks each (the last takes the rest). Only the
+     * first tile of a cluster with streamed BT starts with a short chunk
+     * (a quarter), so its first sweep starts after a quarter of the fill: a
+     * resident BT is laid out chunk-major for one partition shared by all
+     * tiles of its column block, and every further chunk costs a FILL and a
+     * GEMM of CPU time (measured: 256x256x256 MXFP7 on 2 clusters, chunks
+     * 2+6 blocks: 33.3k cycles, one chunk of 8: 28.6k). */
+    p->nk_first = p->b_resident ? p->nk_max : umax(1u, p->nk_max / 4);
     return KTPU_PLAN_OK;
 }
 
@@ -147,8 +162,7 @@ unsigned ktpu_plan_next_chunk(const struct ktpu_plan *p, unsigned kb0, unsigned 
 {
     unsigned next = kb0 + nk;
     if (next >= p->nkb) return 0;
-    unsigned size = umin(p->nk_max, nk + umax(1u, nk / 2));
-    return umin(size, p->nkb - next);
+    return umin(p->nk_max, p->nkb - next);
 }
 
 void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_cursor *cur)
@@ -159,8 +173,10 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
     cur->tile = (unsigned)((uint64_t)p->ntiles * cl / ncl);
     cur->tile_end = (unsigned)((uint64_t)p->ntiles * (cl + 1) / ncl);
     if (MUT(5) && cl == 0 && cur->tile_end > cur->tile) cur->tile_end--;
+    cur->bm = cur->tile % p->ntm;
+    cur->bn = cur->tile / p->ntm;
     cur->kb0 = 0;
-    cur->nk = umin(p->nk_first, p->nkb);
+    cur->nk = umin(p->nk_first, p->nkb);   /* the first tile */
     cur->step = 0;
     cur->a_half = 0;
     cur->b_half = 1;
@@ -173,34 +189,38 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
 {
     const struct ktpu_plan_cfg *cfg = &p->cfg;
     unsigned half = cfg->l1_depth / 2;
-    struct ktpu_plan_op o = {0};
+    /* fields written in place, no struct copy: on the RV32 a struct copy
+     * is a call to picolibc's byte-wise memcpy, and this is the hot path */
+    struct ktpu_plan_op *o = op;
+    o->side = o->off = o->aoff = o->boff = o->toff = o->gm = o->gn = o->nk = o->acc = o->emit = 0;
+    o->base = o->stride = 0;
+    o->tile = o->g0 = o->h0 = o->kb0 = 0;
 
     if (cur->tile >= cur->tile_end) {
         if (cur->status_sent) return 0;
         cur->status_sent = 1;
-        o.kind = KTPU_CLOP_STATUS;
-        *op = o;
+        o->kind = KTPU_CLOP_STATUS;
+        o->fmt = 0;
         return 1;
     }
-    unsigned bm = cur->tile % p->ntm, bn = cur->tile / p->ntm;
-    o.tile = cur->tile;
-    o.g0 = bm * p->gm;
-    o.h0 = bn * p->gn;
-    unsigned gm = umin(p->gm, p->gmt - o.g0), gn = umin(p->gn, p->gnt - o.h0);
-    o.kb0 = cur->kb0;
-    o.nk = cur->nk;
-    o.fmt = cfg->fmt;
+    unsigned bm = cur->bm, bn = cur->bn;
+    o->tile = cur->tile;
+    o->g0 = bm * p->gm;
+    o->h0 = bn * p->gn;
+    unsigned gm = umin(p->gm, p->gmt - o->g0), gn = umin(p->gn, p->gnt - o->h0);
+    o->kb0 = cur->kb0;
+    o->nk = cur->nk;
+    o->fmt = cfg->fmt;
     unsigned a_off = (MUT(3) ? 0 : cur->a_half) * half;
 
     if (cur->step == 0) {
-        o.kind = KTPU_CLOP_FILL;
-        o.side = 0;
-        o.off = a_off;
-        o.gm = gm;
-        o.base = cfg->a + 4 * o.g0 * cfg->lda + cur->kb0 * p->bpb;
-        o.stride = cfg->lda;
+        o->kind = KTPU_CLOP_FILL;
+        o->side = 0;
+        o->off = a_off;
+        o->gm = gm;
+        o->base = cfg->a + 4 * o->g0 * cfg->lda + cur->kb0 * p->bpb;
+        o->stride = cfg->lda;
         cur->step = 1;
-        *op = o;
         return 1;
     }
     if (cur->step == 1) {
@@ -213,28 +233,26 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
             }
         }
         if (!p->b_resident || cur->b_fill) {
-            o.kind = KTPU_CLOP_FILL;
-            o.side = 1;
-            o.off = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
-            o.gm = gn;
-            o.base = cfg->b + 4 * o.h0 * cfg->ldb + (MUT(9) ? 0 : cur->kb0 * p->bpb);
-            o.stride = cfg->ldb;
-            *op = o;
-            return 1;
+            o->kind = KTPU_CLOP_FILL;
+            o->side = 1;
+            o->off = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
+            o->gm = gn;
+            o->base = cfg->b + 4 * o->h0 * cfg->ldb + (MUT(9) ? 0 : cur->kb0 * p->bpb);
+            o->stride = cfg->ldb;
+                return 1;
         }
     }
     /* step 2: the sweep */
-    o.kind = KTPU_CLOP_GEMM;
-    o.aoff = a_off;
-    o.boff = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
-    o.toff = 0;
-    o.gm = gm;
-    o.gn = gn;
-    o.acc = MUT(2) ? 0 : cur->kb0 > 0;
-    o.emit = MUT(1) ? cur->kb0 == 0 : cur->kb0 + cur->nk == p->nkb;
-    o.base = cfg->c + 4 * o.g0 * cfg->ldc + (MUT(8) ? 4 : 8) * o.h0;
-    o.stride = cfg->ldc;
-    *op = o;
+    o->kind = KTPU_CLOP_GEMM;
+    o->aoff = a_off;
+    o->boff = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
+    o->toff = 0;
+    o->gm = gm;
+    o->gn = gn;
+    o->acc = MUT(2) ? 0 : cur->kb0 > 0;
+    o->emit = MUT(1) ? cur->kb0 == 0 : cur->kb0 + cur->nk == p->nkb;
+    o->base = cfg->c + 4 * o->g0 * cfg->ldc + (MUT(8) ? 4 : 8) * o->h0;
+    o->stride = cfg->ldc;
     cur->a_half ^= 1;
     cur->step = 0;
     unsigned nk = ktpu_plan_next_chunk(p, cur->kb0, cur->nk);
@@ -243,8 +261,12 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
         cur->nk = nk;
     } else {
         cur->tile++;
+        if (++cur->bm == p->ntm) {   /* column-block major, no division on the hot path */
+            cur->bm = 0;
+            cur->bn++;
+        }
         cur->kb0 = 0;
-        cur->nk = umin(p->nk_first, p->nkb);
+        cur->nk = umin(p->nk_max, p->nkb);
     }
     return 1;
 }

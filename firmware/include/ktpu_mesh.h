@@ -13,12 +13,7 @@
 
 #define KTPU_MAX_CLUSTERS 16   /* SOC_KINDS0/1 describe 16 nodes */
 
-/* ---- flits ---- */
-struct ktpu_flit {
-    uint32_t hdr;                      /* flit bits 287:256 */
-    uint32_t w[KTPU_CI_WORDS];         /* payload words 0..7 */
-};
-
+/* ---- flits: a 32-bit header (flit bits 287:256) and 8 payload words ---- */
 static inline uint32_t ktpu_mesh_hdr(unsigned dx, unsigned dy, unsigned sx, unsigned sy, unsigned type,
                                      unsigned txn, unsigned last)
 {
@@ -27,11 +22,13 @@ static inline uint32_t ktpu_mesh_hdr(unsigned dx, unsigned dy, unsigned sx, unsi
            KTPU_FIELD(FLIT_LAST, last);
 }
 
-/* Compose and send one flit (the SoC holds the store while the previous
- * flit has not left). */
-void ktpu_mesh_send(const struct ktpu_flit *f);
-/* If a flit waits: copy it out, free the receive register, return 1. */
-int ktpu_mesh_poll(struct ktpu_flit *f);
+/* Compose and send one flit: header and payload words 0..7 (the SoC holds
+ * the store while the previous flit has not left). */
+void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS]);
+/* If a flit waits: read it into *hdr and w, free the receive register,
+ * return 1. (Words are moved one by one, never through memcpy: picolibc's
+ * size-optimised memcpy goes a byte at a time, and this is the hot path.) */
+int ktpu_mesh_poll(uint32_t *hdr, uint32_t w[KTPU_CI_WORDS]);
 
 static inline uint32_t ktpu_mtime(void) { return KTPU_REG(MTIME_LO); }
 

@@ -6,7 +6,7 @@
  * constant memory. Every cluster's stream is
  *
  *   for each C tile given to it (column-block major):
- *     for each K chunk [kb0, kb1) (same partition for every tile):
+ *     for each K chunk [kb0, kb1) (nk_max blocks; see nk_first):
  *       FILL A chunk -> L1 A half (alternating per chunk)
  *       FILL B chunk -> L1 B (resident: once per column block; else a half)
  *       GEMM  acc = (chunk > 0), emit = (last chunk)      tile at TOFF 0
@@ -39,8 +39,8 @@ struct ktpu_plan {
     unsigned gm, gn;         /* tile size in sub-tile groups (edge tiles smaller) */
     unsigned ntm, ntn;       /* tiles down M, across N */
     unsigned ntiles;
-    unsigned nk_first;       /* first K chunk (a short prologue) */
-    unsigned nk_max;         /* largest K chunk (L1 half capacity) */
+    unsigned nk_first;       /* first K chunk of a cluster's first tile (streamed BT: a short prologue) */
+    unsigned nk_max;         /* the other K chunks (L1 half capacity; the last may be shorter) */
     int b_resident;          /* BT of one column block stays in L1 B for all its tiles */
     uint32_t bpb;            /* source bytes per 32-element block: 64 FP16, 32 MXFP7 */
 };
@@ -65,6 +65,7 @@ struct ktpu_plan_op {
 /* One cluster's position in its stream. */
 struct ktpu_plan_cursor {
     unsigned tile, tile_end;              /* this cluster's tiles [tile, tile_end) */
+    unsigned bm, bn;                      /* the tile's row block and column block */
     unsigned kb0, nk;                     /* current chunk */
     unsigned step;                        /* 0 FILL A, 1 FILL B, 2 GEMM */
     unsigned a_half;                      /* parity of the next A (and streamed B) chunk */
@@ -95,7 +96,10 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
 /* The cluster's next instruction: 1 and *op filled, or 0 after its STATUS. */
 int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op);
 
-/* The K chunk after one of nk blocks that started at kb0 (0 after the last). */
+/* The size of the K chunk after the one of nk blocks that started at kb0
+ * (0 after the last): nk_max, or the rest. A tile's chunks are nk_max
+ * blocks each, except a cluster's first tile with streamed BT, whose first
+ * chunk is nk_first. */
 unsigned ktpu_plan_next_chunk(const struct ktpu_plan *p, unsigned kb0, unsigned nk);
 
 #endif

@@ -1,18 +1,18 @@
 /* Mesh port and cluster driver (see ktpu_mesh.h). */
 #include "ktpu_mesh.h"
 
-void ktpu_mesh_send(const struct ktpu_flit *f)
+void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS])
 {
-    KTPU_REG_AT(MESH_TX0, 0) = f->hdr;
-    for (unsigned i = 0; i < KTPU_CI_WORDS; i++) KTPU_REG_AT(MESH_TX0, 1 + i) = f->w[i];
+    KTPU_REG_AT(MESH_TX0, 0) = hdr;
+    for (unsigned i = 0; i < KTPU_CI_WORDS; i++) KTPU_REG_AT(MESH_TX0, 1 + i) = w[i];
     KTPU_REG(MESH_TX_SEND) = 1;
 }
 
-int ktpu_mesh_poll(struct ktpu_flit *f)
+int ktpu_mesh_poll(uint32_t *hdr, uint32_t w[KTPU_CI_WORDS])
 {
     if (!(KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_RX_VALID_MASK)) return 0;
-    f->hdr = KTPU_REG_AT(MESH_RX0, 0);
-    for (unsigned i = 0; i < KTPU_CI_WORDS; i++) f->w[i] = KTPU_REG_AT(MESH_RX0, 1 + i);
+    *hdr = KTPU_REG_AT(MESH_RX0, 0);
+    for (unsigned i = 0; i < KTPU_CI_WORDS; i++) w[i] = KTPU_REG_AT(MESH_RX0, 1 + i);
     KTPU_REG(MESH_RX_POP) = 1;
     return 1;
 }
@@ -46,7 +46,6 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
 void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t tag)
 {
     struct ktpu_cl *cl = &s->cl[c];
-    struct ktpu_flit f;
     unsigned k, txn;
     /* a txn none of this cluster's outstanding instructions holds */
     for (;;) {
@@ -63,18 +62,16 @@ void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WO
     cl->slot[k].tag = tag;
     if (!cl->outstanding) cl->since = ktpu_mtime();
     cl->outstanding++;
-    f.hdr = ktpu_mesh_hdr(cl->x, cl->y, s->cpu_x, s->cpu_y, KTPU_MSG_CL_INSTR, txn, 1);
-    for (unsigned i = 0; i < KTPU_CI_WORDS; i++) f.w[i] = w[i];
-    ktpu_mesh_send(&f);
+    ktpu_mesh_send(ktpu_mesh_hdr(cl->x, cl->y, s->cpu_x, s->cpu_y, KTPU_MSG_CL_INSTR, txn, 1), w);
 }
 
 int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
 {
-    struct ktpu_flit f;
-    if (!ktpu_mesh_poll(&f)) return 0;
-    unsigned sx = KTPU_FIELD_GET(FLIT_SRC_X, f.hdr), sy = KTPU_FIELD_GET(FLIT_SRC_Y, f.hdr);
-    unsigned txn = KTPU_FIELD_GET(FLIT_TXN, f.hdr);
-    if (KTPU_FIELD_GET(FLIT_TYPE, f.hdr) != KTPU_MSG_CL_DONE) {
+    uint32_t hdr;
+    if (!ktpu_mesh_poll(&hdr, d->w)) return 0;
+    unsigned sx = KTPU_FIELD_GET(FLIT_SRC_X, hdr), sy = KTPU_FIELD_GET(FLIT_SRC_Y, hdr);
+    unsigned txn = KTPU_FIELD_GET(FLIT_TXN, hdr);
+    if (KTPU_FIELD_GET(FLIT_TYPE, hdr) != KTPU_MSG_CL_DONE) {
         s->stray++;
         return -1;
     }
@@ -89,10 +86,9 @@ int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
             d->cluster = c;
             d->op = cl->slot[k].op;
             d->tag = cl->slot[k].tag;
-            d->code = ktpu_cd_code(f.w[KTPU_CD_STATUS_WORD]);
-            d->memst = ktpu_cd_memst(f.w[KTPU_CD_STATUS_WORD]);
-            d->addr = f.w[KTPU_CD_ADDR_WORD];
-            for (unsigned i = 0; i < KTPU_CI_WORDS; i++) d->w[i] = f.w[i];
+            d->code = ktpu_cd_code(d->w[KTPU_CD_STATUS_WORD]);
+            d->memst = ktpu_cd_memst(d->w[KTPU_CD_STATUS_WORD]);
+            d->addr = d->w[KTPU_CD_ADDR_WORD];
             return 1;
         }
     }
