@@ -306,7 +306,7 @@ module ktpu_node #(
   end
 
   // ==== the datapath: sequencer, chain, accumulator ============================
-  logic        seq_start, seq_busy, seq_stall, seq_pad, issue;
+  logic        seq_start, seq_busy, seq_free, seq_stall, seq_pad, issue;
   logic [1:0]  seq_mode;
   logic        cmd_valid, cmd_ready, peer_ready;
   logic [2:0]  cmd_op;
@@ -315,7 +315,7 @@ module ktpu_node #(
     .clk_i(clk_i), .rst_i(rst_i),
     .start_i(seq_start), .mode_i(seq_mode), .aoff_i(L1W'(aoff)), .boff_i(L1W'(boff)),
     .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit), .fwd_i(i_fwd),
-    .busy_o(seq_busy), .stall_o(seq_stall), .pad_o(seq_pad),
+    .busy_o(seq_busy), .free_o(seq_free), .stall_o(seq_stall), .pad_o(seq_pad),
     .l1_re_o(l1_re), .l1a_addr_o(l1a_raddr), .l1b_addr_o(l1b_raddr),
     .pin_valid_i(pa_v_q), .pin_index_i(pa_idx_q), .pin_take_o(pin_take),
     .cmd_valid_o(cmd_valid), .cmd_ready_i(cmd_ready), .cmd_op_o(cmd_op), .cmd_addr_o(cmd_addr),
@@ -470,7 +470,9 @@ module ktpu_node #(
   assign fill_go = !iq_empty && err == '0 && op == OpFill && have_free && !rd_v_q;
   // a FWD GEMM also needs its receiver's grant and the peer packetiser free
   // (an earlier FWD GEMM answered at its start; its packets may still leave)
-  assign gemm_go = !iq_empty && err == '0 && op == OpGemm && !seq_busy && fills_out == '0 &&
+  // A GEMM starts as soon as the sequencer's loops are free: the previous
+  // job's last command may still be in stage 1 (it issues first, in order).
+  assign gemm_go = !iq_empty && err == '0 && op == OpGemm && seq_free && fills_out == '0 &&
                    !eng_v_q && !(i_emit && job_full) && !(i_fwd && (!gr_hit || pk_left_q != '0));
   // starved: the datapath has nothing to do because the next GEMM's operands
   // are still arriving (waiting behind a running sweep is not starving)

@@ -2,25 +2,38 @@
 // Cluster node drain: FP16 sub-tiles from the accumulator's emit port into
 // row-major C in DRAM, as MEM_WR bursts (data/ktpu.def, memory agent).
 //
+// Emit buffer. Every emitted sub-tile first goes into a FIFO as deep as the
+// accumulator tile (BufDepth x 256 bits, block RAM): the accumulator never
+// waits for memory while the buffer has room, so a fused drain (ADD_EMIT in
+// the last K block, one sub-tile per cycle) runs at the sweep's pace and
+// tile i's bursts go out under the next GEMM's first K blocks.
+//
 // Jobs (one per fused-drain GEMM or DRAIN) are queued in issue order, and the
 // accumulator emits in issue order, so the n-th emit belongs to the job at
 // the head and its place is known by counting: sub-tile (g, h) of a job
 // lands at C + 4g*stride + 8h (4 FP16 = 8 bytes per sub-tile row).
 //
-// Four horizontally adjacent sub-tiles (h = 4q .. 4q+3) share their rows'
-// 32 bytes, so they are gathered into one burst: a descriptor flit
-// {addr = C + 4g*stride + 32q, stride, COUNT = 4, MASK} and 4 data flits,
-// data flit r carrying row r of the four sub-tiles (sub-tile s at payload
-// bytes 8s..8s+7). The last group of a row may hold fewer than four: MASK
-// covers 8 bytes per sub-tile present and nothing else. 5 flits per 4
-// sub-tiles instead of 5 per one. One group gathers while the previous one
-// is being sent.
+// Bursts. Four horizontally adjacent sub-tiles (h = 4q .. 4q+3, a group)
+// share their rows' 32 bytes: a group is four data flits, flit r carrying row
+// r of the four (sub-tile s at payload bytes 8s..8s+7). The full groups of
+// one row band (fixed g) go out as one 2-D burst: descriptor {addr = C +
+// 4g*stride + 32q0, STRIDE = C stride (row to row), ROWS 4, COLS n, STRIDE2
+// 32 (group to group), COUNT 4n, MASK all}, then 4n data flits; n <= MaxCols
+// (COUNT <= 255), longer bands take several bursts. The last group of a band
+// may hold 1..3 sub-tiles: it is a 1-D burst of 4 flits at the row stride
+// whose MASK covers 8 bytes per sub-tile present. So a band of gn sub-tiles
+// costs ceil(gn/(4 MaxCols)) + [gn % 4 != 0] descriptors instead of
+// ceil(gn/4), which is what keeps the memory agent's per-burst overhead off
+// the drain's pace. One group gathers (one buffer read per cycle) while the
+// previous one is sent; both take 4 cycles.
 module ktpu_node_drain #(
-  parameter int unsigned X     = 0,     // this node (src of the bursts)
-  parameter int unsigned Y     = 1,
-  parameter int unsigned MemX  = 1,     // the memory agent
-  parameter int unsigned MemY  = 0,
-  parameter int unsigned JobDepth = 4
+  parameter int unsigned X        = 0,     // this node (src of the bursts)
+  parameter int unsigned Y        = 1,
+  parameter int unsigned MemX     = 1,     // the memory agent
+  parameter int unsigned MemY     = 0,
+  parameter int unsigned JobDepth = 4,
+  parameter int unsigned BufDepth = ktpu_pkg::ACC_DEPTH,   // emit buffer, sub-tiles
+  parameter int unsigned MaxCols  = 63                     // groups per 2-D burst
 ) (
   input  wire          clk_i,
   input  wire          rst_i,
@@ -40,6 +53,23 @@ module ktpu_node_drain #(
   output logic         busy_o
 );
   localparam logic [7:0] WrTxn = 8'hE0;
+
+  if (MaxCols < 1 || 4 * MaxCols > 255) begin : gen_bad_cols
+    $error("ktpu_node_drain: MaxCols must be 1..63 (COUNT = 4 x MaxCols <= 255)");
+  end
+
+  // ---- emit buffer -------------------------------------------------------
+  logic [255:0] buf_head;
+  logic         buf_empty, buf_full, buf_pop;
+  logic [$clog2(BufDepth+1)-1:0] buf_count;
+  ktpu_fifo #(.Width(256), .Depth(BufDepth), .Primitive("block"),
+              .Name("ktpu_node_drain emit buffer")) u_buf (
+    .clk_i(clk_i), .rst_ni(!rst_i),
+    .push_i(emit_valid_i && !buf_full), .wdata_i(emit_data_i),
+    .pop_i(buf_pop), .rdata_o(buf_head), .empty_o(buf_empty), .full_o(buf_full),
+    .count_o(buf_count)
+  );
+  assign emit_ready_o = !buf_full;
 
   // ---- job queue ---------------------------------------------------------
   logic [95:0] job_head;
@@ -61,24 +91,36 @@ module ktpu_node_drain #(
   logic [31:0]  row_q;           // C + 4g*stride
   logic         row_ok_q;        // row_q set up for the head job
   logic [255:0] cbuf_q [4];
-  logic [2:0]   ccnt_q;
+  logic [2:0]   ccnt_q, cn_q;    // sub-tiles gathered / in this group
   logic [31:0]  caddr_q, cstride_q;
-  logic         cfull_q;
-  logic         take, last_h, last_g;
+  logic         cfull_q, cfirst_q, clast_q, c2d_q;
+  logic [7:0]   ccols_q;         // 2-D burst: groups in it (set on its first group)
+  logic [7:0]   bleft_q;         // groups of the current 2-D burst still to gather
+  logic         take, last_h, last_g, move;
+  logic [1:0]   slot;
+  logic [15:0]  left_h;          // sub-tiles of this band from h on
+  logic [13:0]  full_left;       // full groups of this band from h on
+  logic [7:0]   ncols;
 
-  assign last_h       = h_q == j_gn - 16'd1;
-  assign last_g       = g_q == j_gm - 16'd1;
-  assign emit_ready_o = !job_empty && row_ok_q && !cfull_q;
-  assign take         = emit_valid_i && emit_ready_o;
-  assign job_pop      = take && last_h && last_g;
+  assign last_h    = h_q == j_gn - 16'd1;
+  assign last_g    = g_q == j_gm - 16'd1;
+  assign left_h    = j_gn - h_q;
+  assign full_left = left_h[15:2];
+  assign ncols     = (full_left > 14'(MaxCols)) ? 8'(MaxCols) : full_left[7:0];
+  // a group may start gathering in the cycle the previous one moves out
+  assign take      = !buf_empty && !job_empty && row_ok_q && (!cfull_q || move);
+  assign buf_pop   = take;
+  assign slot      = (cfull_q && move) ? 2'd0 : ccnt_q[1:0];
+  assign job_pop   = take && last_h && last_g;
 
   // ---- send --------------------------------------------------------------
   logic [255:0] obuf_q [4];
   logic [2:0]   ocnt_q;
   logic [31:0]  oaddr_q, ostride_q;
+  logic         olast_q, o2d_q;
+  logic [7:0]   ocols_q;
   logic [2:0]   ost_q;           // 0 idle, 1 descriptor, 2..5 data row 0..3
-  logic         move;
-  assign move = cfull_q && (ost_q == 3'd0);
+  assign move = cfull_q && (ost_q == 3'd0 || (ost_q == 3'd5 && out_ready_i));
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -87,20 +129,39 @@ module ktpu_node_drain #(
       row_ok_q <= 1'b0;
       ccnt_q   <= '0;
       cfull_q  <= 1'b0;
+      bleft_q  <= '0;
       ost_q    <= '0;
     end else begin
       if (!row_ok_q && !job_empty) begin
         row_q    <= j_base;
         row_ok_q <= 1'b1;
       end
+      if (move) begin
+        cfull_q <= 1'b0;
+        ccnt_q  <= '0;
+      end
       if (take) begin
-        cbuf_q[ccnt_q[1:0]] <= emit_data_i;
-        if (ccnt_q == 3'd0) begin
+        cbuf_q[slot] <= buf_head;
+        if (slot == 2'd0) begin
+          // the group's place, and whether it opens / closes a burst
           caddr_q   <= row_q + 32'({h_q, 3'd0});
           cstride_q <= j_stride;
+          if (full_left == '0) begin             // partial last group: 1-D burst
+            cn_q     <= 3'(left_h);
+            c2d_q    <= 1'b0;
+            cfirst_q <= 1'b1;
+            clast_q  <= 1'b1;
+          end else begin
+            cn_q     <= 3'd4;
+            c2d_q    <= 1'b1;
+            cfirst_q <= bleft_q == '0;
+            clast_q  <= (bleft_q == '0) ? ncols == 8'd1 : bleft_q == 8'd1;
+            ccols_q  <= ncols;
+            bleft_q  <= (bleft_q == '0) ? ncols - 8'd1 : bleft_q - 8'd1;
+          end
         end
-        ccnt_q <= ccnt_q + 3'd1;
-        if (ccnt_q == 3'd3 || last_h) cfull_q <= 1'b1;
+        ccnt_q <= 3'(slot) + 3'd1;
+        if (slot == 2'd3 || last_h) cfull_q <= 1'b1;
         if (!last_h) h_q <= h_q + 16'd1;
         else begin
           h_q <= '0;
@@ -115,12 +176,13 @@ module ktpu_node_drain #(
       end
       if (move) begin
         for (int s = 0; s < 4; s++) obuf_q[s] <= cbuf_q[s];
-        ocnt_q    <= ccnt_q;
+        ocnt_q    <= cn_q;
         oaddr_q   <= caddr_q;
         ostride_q <= cstride_q;
-        ccnt_q    <= '0;
-        cfull_q   <= 1'b0;
-        ost_q     <= 3'd1;
+        olast_q   <= clast_q;
+        o2d_q     <= c2d_q;
+        ocols_q   <= ccols_q;
+        ost_q     <= cfirst_q ? 3'd1 : 3'd2;
       end else if (ost_q != 3'd0 && out_ready_i) begin
         ost_q <= (ost_q == 3'd5) ? 3'd0 : ost_q + 3'd1;
       end
@@ -138,8 +200,15 @@ module ktpu_node_drain #(
     if (ost_q == 3'd1) begin
       payload[32*ktpu_pkg::WR_ADDR_WORD +: 32]   = oaddr_q;
       payload[32*ktpu_pkg::WR_STRIDE_WORD +: 32] = ostride_q;
-      payload[32*ktpu_pkg::WR_CTRL_WORD + ktpu_pkg::WR_CTRL_COUNT_LSB +: 8] = 8'd4;
       payload[32*ktpu_pkg::WR_MASK_WORD +: 32]   = mask;
+      if (o2d_q) begin
+        payload[32*ktpu_pkg::WR_CTRL_WORD + ktpu_pkg::WR_CTRL_COUNT_LSB +: 8] = {ocols_q[5:0], 2'b00};
+        payload[32*ktpu_pkg::WR_CTRL_WORD + ktpu_pkg::WR_CTRL_ROWS_LSB +: 8]  = 8'd4;
+        payload[32*ktpu_pkg::WR_CTRL_WORD + ktpu_pkg::WR_CTRL_COLS_LSB +: 8]  = ocols_q;
+        payload[32*ktpu_pkg::WR_STRIDE2_WORD +: 32] = 32'd32;
+      end else begin
+        payload[32*ktpu_pkg::WR_CTRL_WORD + ktpu_pkg::WR_CTRL_COUNT_LSB +: 8] = 8'd4;
+      end
     end else if (ost_q >= 3'd2) begin
       for (int s = 0; s < 4; s++)
         if (3'(s) < ocnt_q) payload[64*s +: 64] = obuf_q[s][64*orow +: 64];
@@ -147,7 +216,7 @@ module ktpu_node_drain #(
   end
   assign out_valid_o = ost_q != 3'd0;
   assign out_flit_o  = {4'(MemX), 4'(MemY), 4'(X), 4'(Y), 4'(ktpu_pkg::MSG_MEM_WR), WrTxn,
-                        ost_q == 3'd5, 3'b000, payload};
+                        ost_q == 3'd5 && olast_q, 3'b000, payload};
 
   // ---- write acks outstanding ---------------------------------------------
   logic [15:0] wr_out_q;
@@ -156,8 +225,11 @@ module ktpu_node_drain #(
     else wr_out_q <= wr_out_q + 16'(out_valid_o && out_ready_i && ost_q == 3'd1) - 16'(ack_i);
   end
 
-  assign busy_o = !job_empty || job_count != '0 || ccnt_q != '0 || cfull_q ||
+  assign busy_o = !buf_empty || !job_empty || job_count != '0 || ccnt_q != '0 || cfull_q ||
                   ost_q != 3'd0 || wr_out_q != '0;
+
+  logic unused_ok;
+  assign unused_ok = ^buf_count;
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin

@@ -35,7 +35,7 @@ module ktpu_node_seq #(
 ) (
   input  wire             clk_i,
   input  wire             rst_i,
-  // Job start (only while busy_o is low); fields already range-checked.
+  // Job start (only while free_o is high); fields already range-checked.
   input  wire             start_i,
   input  wire [1:0]       mode_i,      // ModeGemm / ModeEmit / ModeSend / ModeRecv
   input  wire [L1W-1:0]   aoff_i,
@@ -48,6 +48,8 @@ module ktpu_node_seq #(
   input  wire             emit_i,
   input  wire             fwd_i,       // GEMM: FWD instead of LOAD (nk = 1, acc = emit = 0)
   output logic            busy_o,
+  output logic            free_o,      // stage 0 idle: a new job may start (stage 1 may still
+                                       // hold the last command of the previous one)
   output logic            stall_o,     // stage 1 holds a command that did not issue
   output logic            pad_o,       // ... because of the reuse interlock
   // L1 reads (both sides, same cycle)
@@ -128,7 +130,7 @@ module ktpu_node_seq #(
     if (rst_i) begin
       act_q  <= 1'b0;
       recv_q <= 1'b0;
-    end else if (start_i && !busy_o) begin
+    end else if (start_i && free_o) begin
       mode_q  <= mode_i;
       acc_q   <= acc_i;
       emit_q  <= emit_i;
@@ -224,6 +226,7 @@ module ktpu_node_seq #(
   end
 
   assign busy_o = act_q || recv_q || s1_v_q;
+  assign free_o = !act_q && !recv_q;
   // the index was range-checked against the stream length when it arrived
   logic unused_ok;
   assign unused_ok = ^pin_index_i;

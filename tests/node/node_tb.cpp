@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <vector>
@@ -285,6 +286,100 @@ static void gemm_test(const char *name, int M, int K, int N, int mx, int nsplit,
                 (unsigned long long)(t1 - t0), 100.0 * macs / (cy * 512.0 * nsplit));
 }
 
+// The production schedule a sequencing CPU runs (SPEC §10, §15): MXFP7
+// operands, C split by M over nsplit clusters; each cluster holds its whole
+// band of A resident in L1 A (one region per K block, filled while tile 0
+// sweeps) and walks its C band in tiles of gm x gn = ACC_DEPTH sub-tiles:
+// per tile, one GEMM per K block (nk = 1, acc bit from the second on, fused
+// drain on the last), each B chunk filled into the half of L1 B the running
+// sweep does not read. The harness keeps every cluster's instruction FIFO
+// topped up (NODE_IQ_DEPTH each), never waiting on one cluster while
+// another could take an instruction.
+static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) {
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    std::vector<uint16_t> c(M * N);
+    const uint32_t A = 0x200000, BT = 0x300000, C = 0x400000;
+    const uint32_t lda = K, ldc = 2 * N;
+    rnd_mx(qa.data(), sa.data(), M, K);
+    rnd_mx(qb.data(), sb.data(), N, K);
+    put_mx(A, lda, qa.data(), sa.data(), M, K);
+    put_mx(BT, lda, qb.data(), sb.data(), N, K);
+    unsigned rflags = ktpu_ref_gemm_mx(M, N, K, qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    canary(C - 64, M * ldc + 128);
+    const int mc = M / nsplit, gm = mc / 4, nkb = K / 32;
+    const int gn = std::min(KTPU_ACC_DEPTH / gm, N / 4), ntiles = N / 4 / gn;
+    if (gm * nkb > KTPU_L1_DEPTH || gn * 4 * ntiles != N || gm * gn > KTPU_ACC_DEPTH) {
+        printf("FAIL %s: shape does not fit the resident-A plan\n", name);
+        fails++;
+        return;
+    }
+    std::deque<Ins> pend[4];
+    for (int s = 0; s < nsplit; s++) {
+        int ph = 0;                                         // L1 B half
+        for (int t = 0; t < ntiles; t++)
+            for (int kb = 0; kb < nkb; kb++) {
+                if (t == 0)
+                    pend[s].push_back(i_fill(0, 1, gm * kb, A + s * mc * lda + 32 * kb, lda, gm, 1));
+                int boff = ph * (KTPU_L1_DEPTH / 2);
+                ph ^= 1;
+                pend[s].push_back(i_fill(1, 1, boff, BT + t * gn * 4 * lda + 32 * kb, lda, gn, 1));
+                pend[s].push_back(i_gemm(gm * kb, boff, 0, gm, gn, 1, kb > 0, kb == nkb - 1,
+                                         C + s * mc * ldc + t * gn * 8, ldc));
+            }
+        pend[s].push_back(i_status(1));
+    }
+    uint64_t t0 = cyc, t1 = 0;
+    std::vector<int> txns, stats;
+    for (;;) {
+        bool left = false;
+        for (int s = 0; s < nsplit; s++) {
+            while (!pend[s].empty() && outstanding[cl_x[s]][cl_y[s]] < KTPU_NODE_IQ_DEPTH) {
+                bool st = (pend[s].front().w[0] & 15) == KTPU_CLOP_STATUS;
+                int x = issue(s, pend[s].front());
+                (st ? stats : txns).push_back(x);
+                pend[s].pop_front();
+            }
+            left |= !pend[s].empty();
+        }
+        if (!left) break;
+        tick();
+    }
+    for (int x : txns) CHECK(code(wait_done(x)) == KTPU_CLERR_OK, "%s: completion", name);
+    unsigned hflags = 0;
+    for (int x : stats) {
+        Flit f = wait_done(x);
+        t1 = cyc;
+        CHECK(code(f) == KTPU_CLERR_OK && (f.w[KTPU_CD_FLAGS_WORD] & 0x30) == 0, "%s: status", name);
+        hflags |= f.w[KTPU_CD_FLAGS_WORD] & 0xF;
+        CHECK(((f.w[KTPU_CD_FLAGS_WORD] >> KTPU_CD_FLAGS_PADS_LSB) & 0x3FF) == 0, "%s: interlock padded", name);
+        // The emit buffer holds a whole tile: the fused drains never hold the
+        // sweep up, so the cycles inside sweeps are the issues plus a few per
+        // GEMM (pipeline start, completion hand-off) -- unless the plan's
+        // traffic during the sweeps (A, B, all C but the last tile's) is more
+        // than the one DRAM port carries (4 clusters): then memory sets the pace.
+        unsigned issues = (unsigned)(ntiles * nkb * gm * gn), gemms = (unsigned)(ntiles * nkb);
+        unsigned beats = (unsigned)nsplit * (unsigned)(4 * gm * nkb + ntiles * 4 * gn * nkb + (ntiles - 1) * gm * gn);
+        if (beats <= issues * 4 / 5)
+            CHECK(f.w[KTPU_CD_SWEEP_WORD] <= issues + 16 * gemms, "%s: %u cycles in sweeps for %u issues: the sweep waited",
+                  name, f.w[KTPU_CD_SWEEP_WORD], issues);
+        if (bench)
+            printf("  counters: fill %u sweep %u drain %u idle %u starved %u bp %u\n",
+                   f.w[1], f.w[2], f.w[3], f.w[4], f.w[5], f.w[6]);
+    }
+    CHECK(hflags == (rflags & 0xF), "%s: numeric flags 0x%x, reference 0x%x", name, hflags, rflags);
+    check_c(name, C, ldc, M, N, c.data(), N, 64);
+    double macs = (double)M * N * K, cy = (double)(t1 - t0);
+    printf("%s: %dx%dx%d MXFP7 on %d cluster(s), %d tile(s) of %dx%d per cluster, resident A, "
+           "%d K blocks chained: %llu cycles, %.1f%% of peak (ideal %.0f)\n", name, M, K, N, nsplit, ntiles,
+           4 * gm, 4 * gn, nkb, (unsigned long long)(t1 - t0), 100.0 * macs / (cy * 512.0 * nsplit),
+           macs / (512.0 * nsplit));
+    if (csv)
+        fprintf(csv, "gemm_stream,%d,%d,%d,mx,%d,%llu,%.1f\n", M, K, N, nsplit, (unsigned long long)(t1 - t0),
+                100.0 * macs / (cy * 512.0 * nsplit));
+}
+
 // Split-K: cluster p does K-blocks [0, h), cluster q [h, nkb); q SENDs its
 // tile to p (ADD_PEER), p drains.
 static void splitk_test(int M, int K, int N, int p, int q) {
@@ -529,8 +624,11 @@ int main(int argc, char **argv) {
     gemm_test("gemm32", 32, 32, 32, 0, 1, 1, 0, 16, 72);
     gemm_test("gemm20x64x44 (partial burst groups)", 20, 64, 44, 0, 1, 1, q, 8, 40);
     gemm_test("gemm4x64x8 (2 tiles < REUSE_MIN)", 4, 64, 8, 0, 1, 1, 0, 24, 8);
+    gemm_test("gemm4x32x1036 (a band of 64 full groups and 3: 2-D bursts 63 + 1, then 1-D)", 4, 32, 1036, 0, 1, 1, q, 8, 32);
     gemm_test("gemm64x128x64", 64, 128, 64, 0, ncl > 1 ? 2 : 1, 1, 0, 32, 64);
     gemm_test("gemm64x128x64 mx", 64, 128, 64, 1, 1, 2, q, 32, 64);
+    gemm_stream_test("gemm128x256x128 stream", 128, 256, 128, ncl);
+    if (bench) gemm_stream_test("gemm256x256x256 stream", 256, 256, 256, ncl);
     if (ncl == 4) gemm_test("gemm64x128x64 x4", 64, 128, 64, 0, 4, 1, 0, 32, 64);
     if (ncl > 1) {
         splitk_test(32, 128, 32, 0, 1);
