@@ -3,13 +3,14 @@
 // Two stages behind a synchronous instruction RAM:
 //   F  the fetch address (next_pc, computed in X) is registered by the RAM
 //   X  decode, register read, ALU, branch, CSR, trap, data-bus request
-//   W  register write; a load's data arrives here (bus rvalid) and is
-//      forwarded to X in the same cycle
+//   W  register write, CSR write; a load's data arrives here (bus rvalid)
+//      and is forwarded to X in the same cycle
 // Because X computes the next fetch address combinationally, a taken branch,
 // a jump, a trap and mret cost no bubble: the common instruction, loads
 // included, takes one cycle. Multi-cycle: M-extension ops (3 cycles for
-// multiply, 34 for divide), a load's W stage waiting on a slow target (X
-// holds while W waits), and a bus that does not grant.
+// multiply, 34 for divide), CSR writes (2: X holds while W writes), a load's
+// W stage waiting on a slow target (X holds while W waits), and a bus that
+// does not grant. Shaped for Yosys/ABC's LUT count (docs/cpu.md, "Size").
 //
 // Data bus: dbus_req_o with we/addr/be/wdata is held until dbus_gnt_i
 // (only an interrupt may withdraw a request not yet granted: nothing has

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # usage: mutants.sh PROGRAM.elf...
 # A test never seen to fail is not a test: each mutant below breaks the CPU
-# or SoC RTL in one known way, builds its own ktpu-sim (make with the source
-# lists pointed at a patched copy) and runs the CPU programs, plain and in
-# lockstep. Every mutant must make at least one program fail; the line per
-# mutant says which. Nothing in the source tree is modified.
+# or sequencer-SoC RTL in one known way, builds its own simulator (make with
+# CPU_SRCS and SOC_SEQ_SRCS pointed at a patched copy; the one-cluster
+# machine, $(KTPU_SIM1), which builds fastest and holds the same sequencer)
+# and runs the CPU programs, plain and in lockstep. Every mutant must make at
+# least one program fail; the line per mutant says which. Nothing in the
+# source tree is modified.
 set -u
 progs=("$@")
 root=build/mutants
@@ -27,8 +29,8 @@ mutants=(
   "sb_lane_unshifted|rtl/cpu/ktpu_cpu.sv|s/dbus_be_o = 4'b0001 << mem_addr\[1:0\];/dbus_be_o = 4'b0001;/"
   "minstret_counts_traps|rtl/cpu/ktpu_cpu.sv|s/if \(retire \|\| csr_we\[WsIns\]\)/if (fire || csr_we[WsIns])/"
   "sra_as_srl|rtl/cpu/ktpu_cpu.sv|s/sh_fill = funct7\[5\] & a\[31\]/sh_fill = 1'b0 & a[31]/"
-  "store_skips_fetch_copy|rtl/soc/ktpu_soc.sv|s/\.we_i   \(ram_we && ram_be\[l\]\),\n      \.waddr_i\(ram_waddr\),\n      \.wdata_i\(ram_wdata\[8\*l \+: 8\]\),\n      \.re_i   \(1'b1\)/.we_i   (ld_valid_i \&\& ram_be[l]),\n      .waddr_i(ram_waddr),\n      .wdata_i(ram_wdata[8*l +: 8]),\n      .re_i   (1'b1)/"
-  "dram_word_zero|rtl/soc/ktpu_soc.sv|s/dram_rsp_rdata_i\[32\*dram_word_q \+: 32\]/dram_rsp_rdata_i[31:0]/"
+  "store_skips_fetch_copy|rtl/soc/ktpu_soc_seq.sv|s/\.we_i   \(ram_we && ram_be\[l\]\),\n      \.waddr_i\(ram_waddr\),\n      \.wdata_i\(ram_wdata\[8\*l \+: 8\]\),\n      \.re_i   \(1'b1\)/.we_i   (ld_valid_i \&\& ram_be[l]),\n      .waddr_i(ram_waddr),\n      .wdata_i(ram_wdata[8*l +: 8]),\n      .re_i   (1'b1)/"
+  "dram_word_zero|rtl/soc/ktpu_soc_seq.sv|s/dram_rsp_rdata_i\[32\*dram_word_q \+: 32\]/dram_rsp_rdata_i[31:0]/"
   "mtval_zero_on_misaligned_load|rtl/cpu/ktpu_cpu.sv|s/exc_cause = is_store \? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = TvalAddr;/exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = TvalZero;/"
   "csr_write_no_hold|rtl/cpu/ktpu_cpu.sv|s/ && !w_wait && !csr_wb_q;/ \&\& !w_wait;/"
   "pc_advances_in_hold|rtl/cpu/ktpu_cpu.sv|s/else if \(retire\) pc_off = 32'd4;/else if (go) pc_off = 32'd4;/"
@@ -43,16 +45,16 @@ for m in "${mutants[@]}"; do
   [ -n "${ONLY:-}" ] && [ "$name" != "$ONLY" ] && continue
   dir=$root/$name
   rm -rf "$dir"; mkdir -p "$dir/src"
-  cp rtl/cpu/*.sv rtl/soc/*.sv "$dir/src/"
+  cp rtl/cpu/*.sv rtl/soc/ktpu_soc_mmio.sv rtl/soc/ktpu_soc_seq.sv "$dir/src/"
   target=$dir/src/$(basename "$file")
   perl -0pi -e "$subst" "$target"
   if cmp -s "$target" "$file"; then
     echo "ERROR $name: the substitution did not apply"; survived=$((survived + 1)); continue
   fi
   cpu_srcs="$dir/src/ktpu_cpu_muldiv.sv $dir/src/ktpu_cpu.sv"
-  soc_srcs="rtl/prim/ktpu_ram.sv $cpu_srcs $dir/src/ktpu_soc_mmio.sv $dir/src/ktpu_soc.sv"
-  if ! make -s -j2 VL_DIR="$dir/vl" KTPU_SIM="$dir/ktpu-sim" CPU_SRCS="$cpu_srcs" \
-       SOC_SRCS="$soc_srcs" "$dir/ktpu-sim" >"$dir/build.log" 2>&1; then
+  seq_srcs="rtl/prim/ktpu_ram.sv $cpu_srcs $dir/src/ktpu_soc_mmio.sv $dir/src/ktpu_soc_seq.sv"
+  if ! make -s -j2 VL_DIR="$dir/vl" KTPU_SIM1="$dir/ktpu-sim" CPU_SRCS="$cpu_srcs" \
+       SOC_SEQ_SRCS="$seq_srcs" "$dir/ktpu-sim" >"$dir/build.log" 2>&1; then
     echo "ERROR $name: mutant does not build (see $dir/build.log)"; survived=$((survived + 1)); continue
   fi
   out=$(tests/cpu/run_programs.sh "$dir/ktpu-sim" "${progs[@]}" 2>&1)
