@@ -54,7 +54,7 @@ mutant unf_off_by_one    $L 's/assign unf10 = eb10\[EW-1\] \|\| \(eb10 == .0\);/
 mutant neg_zero_r22      $L 's/r22_o <= 22.d0;( +)\/\/ exact zero is \+0/r22_o <= {sb10_q, 21\x27d0};$1\/\/ -0/'
 mutant mant_wrong_scale  $L 's/\{5.d1, sa_i\[2:0\]\} \* \{5.d1, sb_i\[2:0\]\}/{5\x27d1, sa_i[2:0]} * {5\x27d1, sa_i[2:0]}/'
 mutant exp_offset        $L 's/- ktpu_pkg::BLOCK_EXP_OFFSET;/- ktpu_pkg::BLOCK_EXP_OFFSET - 1;/'
-mutant mag_17bit         $L 's/localparam int unsigned MagW  = PWidth - 1;/localparam int unsigned MagW  = PWidth - 2;/'
+mutant mag_17bit         $L 's/mag2_q  <= p_i\[PWidth-1\] \? MagW\x27\(-p_i\) : MagW\x27\(p_i\);/mag2_q  <= MagW\x27(p_i[PWidth-1] ? (MagW-1)\x27(-p_i) : (MagW-1)\x27(p_i));/'
 mutant exp_only_compare  $L 's/assign v_big6 = kv6 > kt6;/assign v_big6 = ev6_q > et6;/'
 mutant align_threshold   $L 's/assign hi7  = d7_q > DW\x27\(16\);/assign hi7  = d7_q > DW\x27(17);/'
 mutant r16_subnormal     $R 's/7.d48: sh = 4.d1;/7\x27d48: sh = 4\x27d2;/'
