@@ -117,6 +117,10 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     uint64_t best = ~0ull;
     unsigned cand[40];
     unsigned nc = gm_candidates(p->gmt, umin(half, acc), cfg->clusters, cand);
+    /* tiles under a quarter of what each cluster could hold are never the
+     * cheapest (more instructions, more operand traffic): not costed */
+    unsigned share = p->gmt < 0x8000u && p->gnt < 0x8000u ? cdiv(p->gmt * p->gnt, cfg->clusters) : ~0u;
+    unsigned floor_sub = umin(share, acc) / 4u;
     p->gm = p->gn = 0;
     for (unsigned i = 0; i < nc; i++) {
         /* for each height: the widest tile the accumulator takes, and the
@@ -127,6 +131,7 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
         for (unsigned j = 0; j < 2; j++) {
             unsigned gn = j ? gn_bal : gn_max;
             if (j && gn == gn_max) break;
+            if (gm * gn < floor_sub && p->gm) continue;
             uint64_t c = tile_cost(p, gm, gn, ntm, a_nk);
             /* ties: the larger tile (fewer instructions) */
             if (c < best || (c == best && gm * gn > p->gm * p->gn)) {
@@ -139,7 +144,9 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     if (!p->gm) return KTPU_PLAN_CAPACITY;
     p->ntm = cdiv(p->gmt, p->gm);
     p->ntn = cdiv(p->gnt, p->gn);
-    if ((uint64_t)p->ntm * p->ntn > 0x7FFFFFFFull / (cfg->clusters + 1)) return KTPU_PLAN_RANGE;
+    /* ntiles * (clusters + 1) < 2^31: the cursors' range split stays in 32
+     * bits (a 64-bit division is a slow library call on the RV32) */
+    if ((uint64_t)p->ntm * p->ntn * (cfg->clusters + 1u) > 0x7FFFFFFFull) return KTPU_PLAN_RANGE;
     p->ntiles = p->ntm * p->ntn;
     /* BT of one column block resident for the whole of K, chunk-major, in
      * one half of L1 B (the other half takes the next column block's). */
@@ -170,8 +177,8 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
     unsigned ncl = p->cfg.clusters;
     /* contiguous ranges of the column-block-major tile order: a cluster's
      * consecutive tiles share their BT column block */
-    cur->tile = (unsigned)((uint64_t)p->ntiles * cl / ncl);
-    cur->tile_end = (unsigned)((uint64_t)p->ntiles * (cl + 1) / ncl);
+    cur->tile = udiv(p->ntiles * cl, ncl);
+    cur->tile_end = udiv(p->ntiles * (cl + 1), ncl);
     if (MUT(5) && cl == 0 && cur->tile_end > cur->tile) cur->tile_end--;
     cur->bm = cur->tile % p->ntm;
     cur->bn = cur->tile / p->ntm;
