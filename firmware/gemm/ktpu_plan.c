@@ -48,29 +48,35 @@ const char *ktpu_plan_err_name(enum ktpu_plan_err e)
  * the first chunk's fill is not hidden. */
 #define CPU_PER_INSTR 700u   /* measured: plan + encode + send ~450, completion ~250 */
 #define GEMM_START 40u
-static uint64_t tile_cost(const struct ktpu_plan *p, unsigned gm, unsigned gn, unsigned ntm, unsigned a_nk)
-{
-    unsigned ncl = p->cfg.clusters, half = p->cfg.l1_depth / 2;
-    unsigned ntn = cdiv(p->gnt, gn);
-    /* 32-bit divisions only (tiles <= 2^28): this runs on the RV32 CPU */
-    unsigned tiles = ntm * ntn, tpc32 = cdiv(tiles, ncl);
-    uint64_t tpc = tpc32;
-    uint64_t bpe = p->bpb / 8;               /* DRAM beats per L1 entry: 4 lanes x bpb / 32 */
-    uint64_t sub = (uint64_t)gm * gn;
-    int bres = (uint64_t)gn * p->nkb <= half;
-    unsigned nk_max = umin(p->nkb, a_nk);
-    if (!bres) nk_max = umin(nk_max, udiv(half, gn));
-    uint64_t chunks = cdiv(p->nkb, nk_max) + (!bres && p->nkb > nk_max);   /* + the short first chunk */
-    uint64_t sweep = tpc * (umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START);
-    uint64_t a_beats = tpc * gm * p->nkb * bpe;
-    uint64_t b_tiles = bres ? cdiv(tpc32, ntm) + 1 : tpc;
-    uint64_t b_beats = b_tiles * gn * p->nkb * bpe;
-    uint64_t mem = ncl * (a_beats + b_beats + tpc * sub * 3);
-    uint64_t cpu = (uint64_t)tiles * chunks * (bres ? 2 : 3) * CPU_PER_INSTR;
-    uint64_t prologue = (uint64_t)(gm + gn) * bpe * ncl * 2;
-    uint64_t worst = sweep > mem ? sweep : mem;
-    return (worst > cpu ? worst : cpu) + prologue;
-}
+/* Written once for two widths: 32-bit when the job is small enough that no
+ * term can overflow (gmt * gnt * nkb < 2^19 sub-tile steps: every term is
+ * below ~4200 times that), which is most jobs and several times cheaper on
+ * the RV32; 64-bit otherwise. */
+#define TILE_COST(NAME, T)                                                                         \
+    static T NAME(const struct ktpu_plan *p, unsigned gm, unsigned gn, unsigned ntm, unsigned a_nk) \
+    {                                                                                              \
+        unsigned ncl = p->cfg.clusters, half = p->cfg.l1_depth / 2;                                \
+        unsigned ntn = cdiv(p->gnt, gn);                                                           \
+        unsigned tiles = ntm * ntn, tpc32 = cdiv(tiles, ncl);                                      \
+        T tpc = tpc32;                                                                             \
+        T bpe = p->bpb / 8; /* DRAM beats per L1 entry: 4 lanes x bpb / 32 */                      \
+        T sub = (T)gm * gn;                                                                        \
+        int bres = (uint64_t)gn * p->nkb <= half;                                                  \
+        unsigned nk_max = umin(p->nkb, a_nk);                                                      \
+        if (!bres) nk_max = umin(nk_max, udiv(half, gn));                                          \
+        T chunks = cdiv(p->nkb, nk_max) + (!bres && p->nkb > nk_max); /* + the short first */      \
+        T sweep = tpc * ((T)umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START); \
+        T a_beats = tpc * gm * p->nkb * bpe;                                                       \
+        T b_tiles = bres ? (T)cdiv(tpc32, ntm) + 1 : tpc;                                          \
+        T b_beats = b_tiles * gn * p->nkb * bpe;                                                   \
+        T mem = ncl * (a_beats + b_beats + tpc * sub * 3);                                         \
+        T cpu = (T)tiles * chunks * (bres ? 2 : 3) * CPU_PER_INSTR;                                \
+        T prologue = (T)(gm + gn) * bpe * ncl * 2;                                                 \
+        T worst = sweep > mem ? sweep : mem;                                                       \
+        return (worst > cpu ? worst : cpu) + prologue;                                             \
+    }
+TILE_COST(tile_cost32, uint32_t)
+TILE_COST(tile_cost64, uint64_t)
 
 /* Candidate tile heights (row groups, at most lim): powers of two, all of
  * t, and t split in 2, 3 or ncl equal parts (edge tiles as large as the
@@ -115,6 +121,7 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     unsigned half = cfg->l1_depth / 2;
     unsigned acc = MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth;
     uint64_t best = ~0ull;
+    int small = (uint64_t)p->gmt * p->gnt * p->nkb < (1u << 19) && cfg->clusters <= 16;
     unsigned cand[40];
     unsigned nc = gm_candidates(p->gmt, umin(half, acc), cfg->clusters, cand);
     /* tiles under a quarter of what each cluster could hold are never the
@@ -122,25 +129,26 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     unsigned share = p->gmt < 0x8000u && p->gnt < 0x8000u ? cdiv(p->gmt * p->gnt, cfg->clusters) : ~0u;
     unsigned floor_sub = umin(share, acc) / 4u;
     p->gm = p->gn = 0;
-    for (unsigned i = 0; i < nc; i++) {
-        /* for each height: the widest tile the accumulator takes, and the
-         * same number of column blocks with equal widths */
-        unsigned gm = cand[i], gn_max = umin(p->gnt, umin(half, udiv(acc, gm)));
-        if (!gn_max) continue;
-        unsigned gn_bal = cdiv(p->gnt, cdiv(p->gnt, gn_max)), ntm = cdiv(p->gmt, gm), a_nk = udiv(half, gm);
-        for (unsigned j = 0; j < 2; j++) {
-            unsigned gn = j ? gn_bal : gn_max;
-            if (j && gn == gn_max) break;
-            if (gm * gn < floor_sub && p->gm) continue;
-            uint64_t c = tile_cost(p, gm, gn, ntm, a_nk);
-            /* ties: the larger tile (fewer instructions) */
-            if (c < best || (c == best && gm * gn > p->gm * p->gn)) {
-                best = c;
-                p->gm = gm;
-                p->gn = gn;
+    /* pass 0 skips the small tiles; pass 1 (only if nothing passed) takes all */
+    for (unsigned pass = 0; pass < 2 && !p->gm; pass++)
+        for (unsigned i = 0; i < nc; i++) {
+            /* for each height: the widest tile the accumulator takes, and
+             * the same number of column blocks with equal widths */
+            unsigned gm = cand[i], gn_max = umin(p->gnt, umin(half, udiv(acc, gm)));
+            if (!gn_max || (!pass && gm * gn_max < floor_sub)) continue;
+            unsigned gn_bal = cdiv(p->gnt, cdiv(p->gnt, gn_max)), ntm = cdiv(p->gmt, gm), a_nk = udiv(half, gm);
+            for (unsigned j = 0; j < 2; j++) {
+                unsigned gn = j ? gn_bal : gn_max;
+                if (j && gn == gn_max) break;
+                uint64_t c = small ? tile_cost32(p, gm, gn, ntm, a_nk) : tile_cost64(p, gm, gn, ntm, a_nk);
+                /* ties: the larger tile (fewer instructions) */
+                if (c < best || (c == best && gm * gn > p->gm * p->gn)) {
+                    best = c;
+                    p->gm = gm;
+                    p->gn = gn;
+                }
             }
         }
-    }
     if (!p->gm) return KTPU_PLAN_CAPACITY;
     p->ntm = cdiv(p->gmt, p->gm);
     p->ntn = cdiv(p->gnt, p->gn);
