@@ -6,8 +6,10 @@ GEMM_FW_SRCS := firmware/gemm/ktpu_gemm.c firmware/gemm/ktpu_plan.c firmware/lib
 GEMM_FW_ELF  := $(FW_DIR)/ktpu_gemm.elf
 # No copy/clear loop may become a call to picolibc's size-optimised memcpy /
 # memset: they go a byte at a time, and these loops are the issue path.
+# -O2, not -Os: the plan and the issue loop are what the clusters wait for
+# at the start of a job (tile search 3.9k -> 2.7k cycles for 256x256x256).
 GEMM_FW_OBJS := $(patsubst %.c,$(FW_DIR)/obj/%.o,$(GEMM_FW_SRCS) firmware/gemm/main.c firmware/gemm/bench.c)
-$(GEMM_FW_OBJS): FW_CFLAGS += -fno-tree-loop-distribute-patterns
+$(GEMM_FW_OBJS): FW_CFLAGS += -O2 -fno-tree-loop-distribute-patterns
 $(eval $(call fw_prog,$(GEMM_FW_ELF),firmware/gemm/main.c $(GEMM_FW_SRCS)))
 
 GEMM_ST_ELF  := $(FW_DIR)/ktpu_gemm_selftest.elf
