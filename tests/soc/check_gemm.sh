@@ -67,6 +67,8 @@ check "half of C announced" 1 "32 of 64 C elements were never announced \(first 
 check "tile announced twice" 1 "announced twice" -- run --firmware "$d/gemm_one_m3.elf" --gemm-gen 8x64x8
 check "cluster error named" 2 "JOBST_HWERR: cluster 0 answered FILL with CLERR_L1A" -- run --firmware "$d/gemm_one_m4.elf" --gemm-gen 8x64x8 -o "$tmp/bad2.npy"
 expect_file "no C after a job error" no "$tmp/bad2.npy"
+check "cluster time-out named" 2 "JOBST_TIMEOUT: cluster 1 did not answer in time" -- run --firmware "$d/gemm_one_m9.elf" --gemm-gen 8x64x8
+check "job refused named" 2 "JOBST_BADJOB" -- run --firmware "$one" --gemm-gen 2100x32x4
 check "firmware time-out" 124 "time-out: no SIM_EXIT within 300000 cycles .*no C written" -- "$sim" --max-cycles 300000 --firmware "$d/gemm_one_m5.elf" --gemm-gen 8x64x8 -o "$tmp/bad3.npy"
 expect_file "no C after a time-out" no "$tmp/bad3.npy"
 check "operand overwritten" 1 "operand A changed in DRAM \(row 0, byte 4\)" -- run --firmware "$d/gemm_one_m7.elf" --gemm-gen 8x64x8

@@ -12,7 +12,8 @@
  *   2 announce only the first half of the rows (coverage)
  *   3 announce the tile twice    4 an L1 range error (JOBST_HWERR)
  *   5 never finish (time-out)    6 status DONE, flags not reported
- *   7 a word of A overwritten    8 a flit sent outside the mesh (a stray) */
+ *   7 a word of A overwritten    8 a flit sent outside the mesh (a stray)
+ *   9 reports JOBST_TIMEOUT naming cluster 1 (the harness must name it) */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -89,6 +90,8 @@ static void exec(uint32_t op_word, const uint32_t *words, uint32_t t0)
 int main(void)
 {
     uint32_t t0 = ktpu_read_mcycle();
+    if (GEMM_ONE_MODE == 9)
+        finish(KTPU_JOBST_TIMEOUT, 1u << KTPU_JOB_DETAIL_CLUSTER_LSB, 0, 0);
     if (JOB(KTPU_JOB_MAGIC_WORD) != KTPU_JOB_MAGIC || JOB(KTPU_JOB_STATUS_WORD) != KTPU_JOBST_PENDING)
         finish(KTPU_JOBST_BADJOB, 0, 0, 0);
     uint32_t m = JOB(KTPU_JOB_M_WORD), n = JOB(KTPU_JOB_N_WORD), k = JOB(KTPU_JOB_K_WORD);

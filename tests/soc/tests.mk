@@ -35,7 +35,7 @@ $(SOC_TEST_DIR)/gemm_one_m%.elf: tests/soc/gemm_one.c $(FW_HDRS) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -DGEMM_ONE_MODE=$* -c -o $(@:.elf=.o) $<
 	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(@:.elf=.o) $(FW_RT_OBJS)
-SOC_GEMM_ONE := $(foreach m,0 1 2 3 4 5 6 7 8,$(SOC_TEST_DIR)/gemm_one_m$(m).elf)
+SOC_GEMM_ONE := $(foreach m,0 1 2 3 4 5 6 7 8 9,$(SOC_TEST_DIR)/gemm_one_m$(m).elf)
 
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TEST_DEPS += $(SOC_GEMM_ONE)
