@@ -33,7 +33,7 @@ static void fill(uint32_t off, uint32_t rows, uint32_t k, uint32_t fmt, uint32_t
 
 int main(void)
 {
-    static const uint32_t grid[][3] = {{64, 128, 64}, {128, 128, 128}, {256, 256, 256}, {256, 1024, 256}};
+    static const uint32_t grid[][3] = {{64, 128, 64}, {128, 128, 128}, {256, 256, 256}, {256, 256, 1024}};
     struct ktpu_clset cs;
     int present = ktpu_clset_discover(&cs, KTPU_MAX_CLUSTERS);
     unsigned bad = 0;

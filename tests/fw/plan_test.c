@@ -385,7 +385,7 @@ int main(int argc, char **argv)
     if (verbose) printf("exhaustive small shapes: %ld plans\n", n_small);
 
     /* the benchmark grid (SPEC §15), shown */
-    static const uint32_t grid[][3] = {{64, 128, 64}, {128, 128, 128}, {256, 256, 256}, {256, 1024, 256}};
+    static const uint32_t grid[][3] = {{64, 128, 64}, {128, 128, 128}, {256, 256, 256}, {256, 256, 1024}};
     if (verbose) printf("benchmark grid (M x K x N):\n");
     for (unsigned g = 0; g < 4; g++)
         for (unsigned cl = 1; cl <= 4; cl *= 2)
