@@ -57,7 +57,9 @@ for m in "${mutants[@]}"; do
        SOC_SEQ_SRCS="$seq_srcs" "$dir/ktpu-sim" >"$dir/build.log" 2>&1; then
     echo "ERROR $name: mutant does not build (see $dir/build.log)"; survived=$((survived + 1)); continue
   fi
-  out=$(tests/cpu/run_programs.sh "$dir/ktpu-sim" "${progs[@]}" 2>&1)
+  # The longest program (c_kernel) runs 1.1 M cycles; the whole-machine
+  # model is slow, so a hung mutant stops at 4 M instead of the default limit.
+  out=$(KTPU_MAX_CYCLES=4000000 tests/cpu/run_programs.sh "$dir/ktpu-sim" "${progs[@]}" 2>&1)
   if [ $? -ne 0 ]; then
     killed=$((killed + 1))
     echo "killed   $name: $(grep '^FAIL' <<<"$out" | sed 's/^FAIL //; s/ --.*//' | head -4 | paste -sd';' -)"

@@ -2,14 +2,15 @@
 # usage: run_programs.sh KTPU_SIM PROGRAM.elf...
 # Each program must exit 0 on the simulator, and again with --lockstep (the
 # core's every retirement compared with the C instruction-set model), with
-# two different register seeds.
+# two different register seeds. KTPU_MAX_CYCLES, if set, caps each run
+# (mutants.sh: a mutant that hangs then costs minutes, not an hour).
 set -u
 sim=$1; shift
 pass=0; fail=0
 for elf in "$@"; do
   name=$(basename "$elf" .elf)
   for mode in "--seed 1" "--seed 7 --lockstep"; do
-    out=$("$sim" $mode "$elf" 2>&1 >/dev/null); rc=$?
+    out=$("$sim" ${KTPU_MAX_CYCLES:+--max-cycles $KTPU_MAX_CYCLES} $mode "$elf" 2>&1 >/dev/null); rc=$?
     if [ $rc -eq 0 ]; then
       pass=$((pass + 1))
     else
