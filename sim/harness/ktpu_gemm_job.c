@@ -523,8 +523,8 @@ int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
                 flag_names(job_read(io, b + KTPU_CD_FLAGS_WORD) & KTPU_CD_FLAGS_NUM_MASK, fb,
                            sizeof fb));
     }
-    fprintf(out, "DRAM beats (memory agent port): %llu read, %llu written\n", t->agent_rd,
-            t->agent_wr);
+    fprintf(out, "DRAM beats: memory agent port %llu read, %llu written; CPU window %llu read, "
+                 "%llu written\n", t->agent_rd, t->agent_wr, t->cpu_rd, t->cpu_wr);
     if (t->win_err || t->bad_req)
         fprintf(out, "memory agent: %u window refusals, %u bad requests\n", t->win_err,
                 t->bad_req);

@@ -91,7 +91,7 @@ int ktpu_gemm_job_tile(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io, u
  * failed; 2 if the checks passed but the job ended with another status
  * (message in err). */
 struct ktpu_gemm_traffic {
-    unsigned long long sim_cycles, agent_rd, agent_wr;
+    unsigned long long sim_cycles, agent_rd, agent_wr, cpu_rd, cpu_wr;
     unsigned stray_rq, stray_rs, win_err, bad_req;
 };
 int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,

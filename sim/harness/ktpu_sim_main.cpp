@@ -461,6 +461,8 @@ int main(int argc, char **argv)
         t.sim_cycles = cycles;
         t.agent_rd = top->agent_rd_beats_o;
         t.agent_wr = top->agent_wr_beats_o;
+        t.cpu_rd = top->cpu_rd_beats_o;
+        t.cpu_wr = top->cpu_wr_beats_o;
         t.stray_rq = top->stray_rq_o;
         t.stray_rs = top->stray_rs_o;
         t.win_err = top->mem_win_err_o;

@@ -33,8 +33,13 @@ module ktpu_sim_top #(
   output logic [31:0]      mem_nonfinite_o,
   output logic [63:0]      agent_rd_beats_o,
   output logic [63:0]      agent_wr_beats_o,
+  output logic [63:0]      cpu_rd_beats_o,
+  output logic [63:0]      cpu_wr_beats_o,
   output logic [31:0]      clusters_o
 );
+`ifdef KTPU_GLBL
+  glbl glbl ();   // the vendor DSP48E2 model reaches glbl.GSR (DSP48E2_MODEL=...)
+`endif
   localparam int DramAddrBits = $clog2(ktpu_pkg::DRAM_SIM_BYTES);
 
   localparam int AW = DramAddrBits;
@@ -81,9 +86,17 @@ module ktpu_sim_top #(
     if (rst_i) begin
       agent_rd_beats_o <= 64'd0;
       agent_wr_beats_o <= 64'd0;
-    end else if (req_valid[1] && req_ready[1]) begin
-      if (req_write[1]) agent_wr_beats_o <= agent_wr_beats_o + 64'd1;
-      else agent_rd_beats_o <= agent_rd_beats_o + 64'd1;
+      cpu_rd_beats_o   <= 64'd0;
+      cpu_wr_beats_o   <= 64'd0;
+    end else begin
+      if (req_valid[1] && req_ready[1]) begin
+        if (req_write[1]) agent_wr_beats_o <= agent_wr_beats_o + 64'd1;
+        else agent_rd_beats_o <= agent_rd_beats_o + 64'd1;
+      end
+      if (req_valid[0] && req_ready[0]) begin
+        if (req_write[0]) cpu_wr_beats_o <= cpu_wr_beats_o + 64'd1;
+        else cpu_rd_beats_o <= cpu_rd_beats_o + 64'd1;
+      end
     end
   end
   assign clusters_o = 32'(Clusters);
