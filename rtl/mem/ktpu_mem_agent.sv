@@ -412,11 +412,7 @@ module ktpu_mem_agent #(
               if (wr_last_q) fs_q <= FWAck;
             end
           end else if (req_valid_i && req_ready_o) begin
-            wr_i_q <= wr_i_q + 8'd1;
-            if (!d_ok) wr_bad_q <= 1'b1;
-            if (in_last && (wr_i_q + 8'd1 != wr_count)) wr_bad_q <= 1'b1;
             if (d_ok) begin
-              wr_addr_q <= wr_next;
               if (off != 2'd0) begin
                 b2_v_q    <= 1'b1;
                 b2_addr_q <= {wr_addr_q[31:5], 5'd0} + 32'd32;
@@ -459,6 +455,13 @@ module ktpu_mem_agent #(
       wr_bad_q   <= 1'b0;
       wr_r_q     <= 8'd0;
       wr_col_q   <= w0;
+    end
+    // One process per register: the flit counter, the bad-burst flag and the
+    // address advance with every data flit taken.
+    if (fs_q == FWData && !b2_v_q && req_valid_i && req_ready_o) begin
+      wr_i_q <= wr_i_q + 8'd1;
+      if (!d_ok || (in_last && (wr_i_q + 8'd1 != wr_count))) wr_bad_q <= 1'b1;
+      if (d_ok) wr_addr_q <= wr_next;
     end
     if (fs_q == FWData && !b2_v_q && req_valid_i && req_ready_o && d_ok) begin
       if (wr_2d && wr_r_q == wr_rows - 8'd1) begin
