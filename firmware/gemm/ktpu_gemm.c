@@ -285,7 +285,7 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     if (st == KTPU_JOBST_DONE && !(opt && opt->quiet)) {
         uint32_t cyc = job[KTPU_JOB_CYCLES_WORD];
         uint64_t macs = (uint64_t)cfg.m * cfg.n * cfg.k, peak = (uint64_t)cyc * 512u * ncl;
-        unsigned pm = peak ? (unsigned)(macs * 1000u / peak) : 0;
+        unsigned pm = peak ? (unsigned)((macs * 1000u + peak / 2u) / peak) : 0;   /* rounded, as the harness prints it */
         printf("gemm: %lux%lux%lu %s on %u cluster(s): %u tiles of %ux%u sub-tiles, %lu cycles, %u.%u%% of peak\n",
                (unsigned long)cfg.m, (unsigned long)cfg.k, (unsigned long)cfg.n,
                cfg.fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn,

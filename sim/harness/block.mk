@@ -47,12 +47,8 @@ $(KTPU_SIM4): $(VL_DIR)/ktpu_sim4/Vktpu_sim_top
 RUN_DEPS   += $(KTPU_SIM)
 TEST_DEPS  += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 
-# `make run`: a GEMM through the built-in GEMM firmware on ktpu-sim, once the
-# firmware exists (firmware/gemm); before that, sim/ref's reference example.
-ifneq ($(wildcard firmware/gemm/main.c),)
-KTPU_RUN_GEMM := 1
+# `make run`: a GEMM through the built-in GEMM firmware on ktpu-sim.
 RUN_DEPS += $(GEMM_FW_ELF) $(BUILD)/tools/ktpu-example
 RUN_CMDS += sim/harness/run_gemm.sh ;
-endif
 BENCH_DEPS += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 endif

@@ -33,16 +33,11 @@ $(KTPU_REF): sim/ref/ktpu_ref_main.c $(REF_LIB) $(REF_HDRS)
 
 TEST_DEPS += $(REF_LIB) $(REF_LIB_RV32) $(KTPU_REF)
 
-# `make run` without the GEMM firmware (sim/harness/block.mk takes it over
-# when firmware/gemm exists): a fixed-seed example GEMM through the
-# reference, with its error against FP64 and the exact MXFP7 product
-# (sim/ref/ktpu_err.c, shared with ktpu-sim's report).
+# ktpu-example: operand generator for `make run` (sim/harness/run_gemm.sh)
+# and the reference-only error report.
 KTPU_EXAMPLE := $(BUILD)/tools/ktpu-example
 $(KTPU_EXAMPLE): sim/ref/ktpu_example.c $(REF_LIB) $(REF_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB) -lm
 
 RUN_DEPS += $(KTPU_REF) $(KTPU_EXAMPLE)
-ifndef KTPU_RUN_GEMM
-RUN_CMDS += sim/ref/run_example.sh ;
-endif
