@@ -12,6 +12,7 @@
 #include "ktpu_err.h"
 #include "ktpu_npy.h"
 #include "ktpu_ref.h"
+#include "ktpu_rng.h"
 
 /* C canary: an FP16 NaN, which the machine never writes (R16 saturates). */
 #define CANARY16 0x7E57u
@@ -107,15 +108,8 @@ int ktpu_gemm_job_load(struct ktpu_gemm_job *j, const char *path_a, const char *
 
 /* ---- generated operands ------------------------------------------------ */
 
-static uint64_t rng_state;
-static uint32_t rng(void)
-{
-    /* xorshift64*: fixed, portable, reproducible from the seed */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
-}
+static struct ktpu_rng rng_state;
+static uint32_t rng(void) { return ktpu_rng_next(&rng_state); }
 static double uni(void) { return ldexp((double)rng(), -32); } /* [0, 1) */
 /* Irwin-Hall: the sum of 12 uniforms minus 6, mean 0, variance 1; portable
  * (no libm transcendental decides a generated bit). */
@@ -193,7 +187,7 @@ int ktpu_gemm_job_generate(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n
         return fail(err, "--gemm-gen: every dimension must be at least 1 (got %zux%zux%zu)", m, k, n);
     if (alloc_padded(j, m, k, n, err))
         return -1;
-    rng_state = seed * 0x9E3779B97F4A7C15ull + 1u;
+    ktpu_rng_seed(&rng_state, seed);
     j->worst = dist == KTPU_DIST_WORST;
     enum { R = 4 };
     double *u = NULL, *v = NULL;

@@ -5,7 +5,7 @@
 # which the rv32 build does not need.
 REF_SRCS      := $(addprefix sim/ref/,ktpu_ref_dsp.c ktpu_ref_mx.c ktpu_ref_fp.c ktpu_ref_acc.c)
 REF_HOST_SRCS := sim/ref/ktpu_npy.c sim/ref/ktpu_err.c
-REF_HDRS      := sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h sim/ref/ktpu_err.h $(GEN_H)
+REF_HDRS      := sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h sim/ref/ktpu_err.h sim/ref/ktpu_rng.h $(GEN_H)
 
 REF_OBJS      := $(patsubst sim/ref/%.c,$(BUILD)/host/ref/%.o,$(REF_SRCS) $(REF_HOST_SRCS))
 REF_OBJS_RV32 := $(patsubst sim/ref/%.c,$(BUILD)/rv32/ref/%.o,$(REF_SRCS))

@@ -17,17 +17,10 @@
 #include "ktpu_err.h"
 #include "ktpu_npy.h"
 #include "ktpu_ref.h"
+#include "ktpu_rng.h"
 
-static uint64_t rng_state;
-
-static uint32_t rng(void)
-{
-    /* xorshift64*: fixed, portable, reproducible from the seed */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
-}
+static struct ktpu_rng rng_state;
+static uint32_t rng(void) { return ktpu_rng_next(&rng_state); }
 
 /* Magnitudes log-uniform over [2^-4, 2^2), random sign, occasional zero. */
 static uint16_t rand_fp16(void)
@@ -49,7 +42,7 @@ static int gen(const char *dir, size_t m, size_t k, size_t n, uint64_t seed)
         fprintf(stderr, "ktpu-example: out of memory\n");
         return 1;
     }
-    rng_state = seed * 0x9E3779B97F4A7C15ull + 1u;
+    ktpu_rng_seed(&rng_state, seed);
     for (size_t i = 0; i < m * k; i++)
         a[i] = rand_fp16();
     for (size_t i = 0; i < n * k; i++)
