@@ -6,15 +6,7 @@
 set -u
 sim=$1 d=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok=0; n=0
-check() {  # check DESCRIPTION WANT_STATUS PATTERN -- command...
-  local desc=$1 want=$2 pat=$3; shift 4
-  n=$((n + 1))
-  local out rc
-  out=$("$@" 2>&1 </dev/null); rc=$?
-  if [ "$rc" -eq "$want" ] && grep -qE -- "$pat" <<<"$out"; then ok=$((ok + 1));
-  else echo "FAIL: $desc: status $rc (want $want), output: $(head -c 300 <<<"$out")"; fi
-}
+. "$(dirname "$0")/check_lib.sh"
 check "help" 0 "--max-cycles" -- "$sim" --help
 check "no program" 125 "error: no program" -- "$sim"
 check "unknown option" 125 "unknown option --frobnicate" -- "$sim" --frobnicate "$d/hello.elf"

@@ -9,15 +9,7 @@ set -u
 b=$1 d=$2
 sim=$b/ktpu-sim
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok=0; n=0
-check() {  # check DESCRIPTION WANT_STATUS PATTERN -- command...
-  local desc=$1 want=$2 pat=$3; shift 4
-  n=$((n + 1))
-  local out rc
-  out=$("$@" 2>&1 </dev/null); rc=$?
-  if [ "$rc" -eq "$want" ] && grep -qE -- "$pat" <<<"$out"; then ok=$((ok + 1));
-  else echo "FAIL: $desc: status $rc (want $want, /$pat/), output: $(tail -c 600 <<<"$out")"; fi
-}
+. "$(dirname "$0")/check_lib.sh"
 expect_file() {  # expect_file DESCRIPTION yes|no FILE
   n=$((n + 1))
   if { [ "$2" = yes ] && [ -s "$3" ]; } || { [ "$2" = no ] && [ ! -e "$3" ]; }; then ok=$((ok + 1));
