@@ -49,7 +49,9 @@ module ktpu_cpu #(
   // interrupts (levels) and the platform timer for the `time` CSR
   input  wire logic        irq_timer_i,
   input  wire logic        irq_ext_i,
-  input  wire logic [63:0] mtime_i
+  input  wire logic [63:0] mtime_i,
+  // a fence or fence.i retires (the SoC drops what it buffers of DRAM)
+  output logic             fence_o
 );
   localparam int IMemBits = $clog2(IMemBytes);
   if ((1 << IMemBits) != IMemBytes || IMemBits < 3 || IMemBits > 31) begin : gen_bad_imem
@@ -378,6 +380,7 @@ module ktpu_cpu #(
                        (is_muldiv ? md_done : (!mem_op || dbus_gnt_i)));
   assign trap   = irq_take || (go && exc) || bus_fault;   // implies fire
   assign retire = fire && !trap;
+  assign fence_o = retire && is_fence;
 
   // The pc adder: pc + 4 when the instruction retires, pc + 0 while X holds
   // or traps (the mtval of ebreak and fetch faults), the jump target when a

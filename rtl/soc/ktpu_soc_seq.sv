@@ -16,6 +16,14 @@
 // DRAM window: a CPU store is posted (one write beat with the word's byte
 // strobes, its ack discarded); a load issues a read beat and waits for it.
 // The DRAM answers in order, so a load after a store sees the store.
+// The last beat read is kept (a one-beat line buffer, flip-flops): a load of
+// another word of the same 32 bytes is answered from it the next cycle, so a
+// job block is read at one DRAM latency per 8 words instead of one per
+// word. Each word is served from it once per read of the beat (reading a
+// word again reads the DRAM: a loop polling a DRAM word sees another
+// master's write), and any MMIO access, any store outside local RAM and any
+// fence drop it (whatever told the program that another master wrote DRAM,
+// a completion or a mailbox answer, came through one of those).
 //
 // Mesh: the mesh_* ports are the CPU's one flit channel each way; ktpu_soc
 // connects them to the two planes. MeshW, MeshH and Kinds describe the mesh
@@ -91,6 +99,7 @@ module ktpu_soc_seq #(
   logic [3:0]  d_be;
   logic        irq_timer, irq_ext;
   logic [63:0] mtime;
+  logic        d_fence;
 
   ktpu_cpu #(.ResetPc(RamBase), .IMemBytes(RamBytes)) u_cpu (
     .clk_i, .rst_i,
@@ -107,7 +116,8 @@ module ktpu_soc_seq #(
     .dbus_rdata_i (d_rdata),
     .irq_timer_i  (irq_timer),
     .irq_ext_i    (irq_ext),
-    .mtime_i      (mtime)
+    .mtime_i      (mtime),
+    .fence_o      (d_fence)
   );
 
   // ---------------------------------------------------------------- decode
@@ -180,8 +190,15 @@ module ktpu_soc_seq #(
   );
 
   // ---------------------------------------------------------------- DRAM window
-  logic [2:0] dram_word_q;
-  assign dram_req_valid_o = d_req && sel_dram && !dram_rd_busy_q;
+  localparam int BeatBits = DramAddrBits - 5;
+  logic [2:0]          dram_word_q;
+  logic                lb_valid_q, lb_hit, lb_rvalid_q;
+  logic [BeatBits-1:0] lb_beat_q;
+  logic [7:0]          lb_served_q;   // words already answered from this read of the beat
+  logic [255:0]        lb_data_q;
+  assign lb_hit = lb_valid_q && lb_beat_q == d_addr[DramAddrBits-1:5] && !lb_served_q[d_addr[4:2]] && !d_we;
+
+  assign dram_req_valid_o = d_req && sel_dram && !dram_rd_busy_q && !lb_hit;
   assign dram_req_write_o = d_we;
   assign dram_req_addr_o  = {d_addr[DramAddrBits-1:5], 5'd0};
   assign dram_req_wdata_o = {8{d_wdata}};
@@ -189,13 +206,24 @@ module ktpu_soc_seq #(
   assign dram_req_tag_o   = d_we ? TagWrite : TagRead;
   assign dram_rsp_ready_o = 1'b1;   // write acks are dropped, the one read is awaited
 
-  logic dram_rvalid;
+  logic dram_rvalid, dram_rd_go, lb_drop;
   assign dram_rvalid = dram_rd_busy_q && dram_rsp_valid_i && dram_rsp_tag_i == TagRead;
+  assign dram_rd_go  = dram_req_valid_o && dram_req_ready_i && !d_we;
+  assign lb_drop     = (d_req && (sel_mmio || (d_we && !sel_ram))) || d_fence;
   always_ff @(posedge clk_i) begin
     if (rst_i) dram_rd_busy_q <= 1'b0;
-    else if (dram_req_valid_o && dram_req_ready_i && !d_we) dram_rd_busy_q <= 1'b1;
+    else if (dram_rd_go) dram_rd_busy_q <= 1'b1;
     else if (dram_rvalid) dram_rd_busy_q <= 1'b0;
-    if (dram_req_valid_o && dram_req_ready_i) dram_word_q <= d_addr[4:2];
+    if ((dram_req_valid_o && dram_req_ready_i) || (d_req && sel_dram && lb_hit)) dram_word_q <= d_addr[4:2];
+    if (dram_rd_go) begin
+      lb_beat_q   <= d_addr[DramAddrBits-1:5];
+      lb_served_q <= 8'd1 << d_addr[4:2];
+    end else if (d_req && sel_dram && lb_hit) lb_served_q[d_addr[4:2]] <= 1'b1;
+    if (dram_rvalid) lb_data_q <= dram_rsp_rdata_i;
+    // the CPU waits for its one read, so nothing drops the line while it is read
+    if (rst_i || lb_drop || dram_rd_go) lb_valid_q <= 1'b0;
+    else if (dram_rvalid) lb_valid_q <= 1'b1;
+    lb_rvalid_q <= !rst_i && d_req && sel_dram && lb_hit;
   end
 
   // ---------------------------------------------------------------- bus return
@@ -203,7 +231,7 @@ module ktpu_soc_seq #(
     d_gnt = 1'b1; d_err = 1'b0;
     if (sel_ram) ;
     else if (sel_mmio) begin d_gnt = mmio_gnt; d_err = mmio_err; end
-    else if (sel_dram) d_gnt = dram_req_ready_i && !dram_rd_busy_q;
+    else if (sel_dram) d_gnt = lb_hit || (dram_req_ready_i && !dram_rd_busy_q);
     else d_err = 1'b1;
   end
 
@@ -214,10 +242,11 @@ module ktpu_soc_seq #(
   // The fetch port sees only RAM word addresses; fetch faults are the CPU's.
   logic unused_imem;
   assign unused_imem = ^{imem_addr[31:RamAw+2], imem_addr[1:0], ld_addr_i[31:RamAw+2], ld_addr_i[1:0]};
-  assign d_rvalid = ram_rvalid_q || mmio_rvalid || dram_rvalid;
+  assign d_rvalid = ram_rvalid_q || mmio_rvalid || dram_rvalid || lb_rvalid_q;
   always_comb begin
     if (ram_rvalid_q)     d_rdata = ram_rdata;
     else if (mmio_rvalid) d_rdata = mmio_rdata;
+    else if (lb_rvalid_q) d_rdata = lb_data_q[32*dram_word_q +: 32];
     else                  d_rdata = dram_rsp_rdata_i[32*dram_word_q +: 32];
   end
 endmodule

@@ -12,7 +12,7 @@ progs=("$@")
 root=build/mutants
 mkdir -p "$root"
 
-# name | file (rtl/cpu or rtl/soc) | perl substitution
+# name | file (rtl/cpu or rtl/soc) | perl substitution (a "|" in a pattern is \x7c)
 mutants=(
   "lb_zero_extends|rtl/cpu/ktpu_cpu.sv|s/\{\{24\{!w_ld_uns_q & ld_word\[7\]\}\}/{{24{1'b0}}/"
   "branch_offset_plus4|rtl/cpu/ktpu_cpu.sv|s/is_jal \? imm_j : imm_b;/is_jal ? imm_j : imm_b + 32'd4;/"
@@ -31,6 +31,12 @@ mutants=(
   "sra_as_srl|rtl/cpu/ktpu_cpu.sv|s/sh_fill = funct7\[5\] & a\[31\]/sh_fill = 1'b0 & a[31]/"
   "store_skips_fetch_copy|rtl/soc/ktpu_soc_seq.sv|s/\.we_i   \(ram_we && ram_be\[l\]\),\n      \.waddr_i\(ram_waddr\),\n      \.wdata_i\(ram_wdata\[8\*l \+: 8\]\),\n      \.re_i   \(1'b1\)/.we_i   (ld_valid_i \&\& ram_be[l]),\n      .waddr_i(ram_waddr),\n      .wdata_i(ram_wdata[8*l +: 8]),\n      .re_i   (1'b1)/"
   "dram_word_zero|rtl/soc/ktpu_soc_seq.sv|s/dram_rsp_rdata_i\[32\*dram_word_q \+: 32\]/dram_rsp_rdata_i[31:0]/"
+  "line_no_fence_drop|rtl/soc/ktpu_soc_seq.sv|s/ \x7c\x7c d_fence;/;/"
+  "line_no_store_drop|rtl/soc/ktpu_soc_seq.sv|s/\(sel_mmio \x7c\x7c \(d_we && !sel_ram\)\)/(sel_mmio)/"
+  "line_no_mmio_drop|rtl/soc/ktpu_soc_seq.sv|s/\(sel_mmio \x7c\x7c \(d_we && !sel_ram\)\)/(d_we \&\& !sel_ram)/"
+  "line_serves_twice|rtl/soc/ktpu_soc_seq.sv|s/ && !lb_served_q\[d_addr\[4:2\]\] && !d_we;/ \&\& !d_we;/"
+  "line_drops_on_ram_store|rtl/soc/ktpu_soc_seq.sv|s/\(d_we && !sel_ram\)/(d_we)/"
+  "line_word_zero|rtl/soc/ktpu_soc_seq.sv|s/lb_data_q\[32\*dram_word_q \+: 32\]/lb_data_q[31:0]/"
   "mtval_zero_on_misaligned_load|rtl/cpu/ktpu_cpu.sv|s/exc_cause = is_store \? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = TvalAddr;/exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = TvalZero;/"
   "csr_write_no_hold|rtl/cpu/ktpu_cpu.sv|s/ && !w_wait && !csr_wb_q;/ \&\& !w_wait;/"
   "pc_advances_in_hold|rtl/cpu/ktpu_cpu.sv|s/else if \(retire\) pc_off = 32'd4;/else if (go) pc_off = 32'd4;/"

@@ -32,7 +32,8 @@ ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 BENCH_DEPS += $(CPU_TEST_DIR)/c_kernel.elf
 BENCH_CMDS += tests/cpu/bench.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_kernel.elf $(BUILD)/bench/cpu.csv $(GEN_SV) $(CPU_SRCS) ;
 REGRESS_DEPS += $(CPU_ELFS)
-REGRESS_CMDS += tests/cpu/mutants.sh $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS))) ;
+REGRESS_CMDS += tests/cpu/mutants.sh $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS))) \
+                $(BUILD)/tests/soc/dram_line.elf ;
 endif
 
 # Lint (verilator -Wall) of the core alone and of everything ktpu-sim builds.

@@ -1,7 +1,7 @@
 # SoC and co-simulator tests: the ktpu-sim command-line contract (SPEC §2),
 # UART, mailbox, DRAM latency option, ELF loader errors.
 SOC_TEST_DIR := $(BUILD)/tests/soc
-SOC_PROGS := spin exit42 dram_latency echo
+SOC_PROGS := spin exit42 dram_latency echo dram_line
 
 $(SOC_TEST_DIR)/%.elf: tests/soc/%.S tests/cpu/isa.h tests/cpu/asm.ld $(FW_DEFS_ASM) $(FW_MEM_LD)
 	@mkdir -p $(@D)
@@ -19,6 +19,12 @@ ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TEST_DEPS += $(addprefix $(SOC_TEST_DIR)/,$(addsuffix .elf,$(SOC_PROGS) far hello))
 TESTS += soc_sim_cli
 TEST_CMD.soc_sim_cli := tests/soc/check_cli.sh $(KTPU_SIM) $(SOC_TEST_DIR)
+endif
+
+# The CPU's DRAM window and its one-beat line buffer (tests/soc/dram_line.S).
+ifneq ($(wildcard $(KTPU_RAM_SRC)),)
+TESTS += soc_dram_line
+TEST_CMD.soc_dram_line := $(KTPU_SIM) $(SOC_TEST_DIR)/dram_line.elf && echo "DRAM window line buffer: 20 of 20 checks passed"
 endif
 
 # The DRAM model's contract, on its own (two ports, small memory and queue).
