@@ -34,8 +34,7 @@ static void fill(uint32_t off, uint32_t rows, uint32_t k, uint32_t fmt, uint32_t
 int main(void)
 {
     static const uint32_t grid[][3] = {{64, 128, 64}, {128, 128, 128}, {256, 256, 256}, {256, 256, 1024}};
-    struct ktpu_clset cs;
-    int present = ktpu_clset_discover(&cs, KTPU_MAX_CLUSTERS);
+    int present = ktpu_gemm_init();
     unsigned bad = 0;
     volatile uint32_t *job = ktpu_gemm_job();
     printf("what,m,k,n,format,clusters,cycles,pct_peak\n");

@@ -16,14 +16,22 @@
 static struct {
     struct ktpu_plan plan;
     struct ktpu_clset cs;
+    int inited, present;               /* ktpu_gemm_init ran; clusters found, -1: no CPU node */
+    uint32_t dirty;                    /* bit c: cluster c's counters ran since its last STATUS CLEAR */
     struct ktpu_plan_cursor cur[MAXC];
-    struct ktpu_plan_op op[MAXC];
-    uint8_t have_op[MAXC], stream_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
-    uint32_t tiles_done[MAXC], tiles_announced[MAXC], tile_first[MAXC];
+    struct ktpu_plan_op op;
+    /* each cluster's next instruction, encoded while the CPU waits */
+    uint32_t next_w[MAXC][KTPU_CI_WORDS], next_tag[MAXC];
+    uint8_t ready[MAXC], plan_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
+    uint32_t tiles_done[MAXC], tiles_announced[MAXC];
+    unsigned ann_bm[MAXC], ann_bn[MAXC];   /* the next tile to announce, as row and column block */
     uint32_t ctr[MAXC][8];
     unsigned jobst;
     uint32_t detail, addr, flags_out;
     int nonfinite_told;
+    /* where the CPU's cycles go (mcycle): before the first instruction,
+     * encoding, sending, completions; the rest of the loop is waiting */
+    uint32_t t_start, t_prep, t_send, t_done, n_prep, n_send, n_done;
 } R;
 
 static void bad_job(const char *what, unsigned long v)
@@ -65,17 +73,6 @@ static int validate(const uint32_t *j, unsigned present, unsigned *ncl)
     return 1;
 }
 
-static int encode(uint32_t *w, const struct ktpu_plan_op *o)
-{
-    switch (o->kind) {
-    case KTPU_CLOP_FILL: return ktpu_ci_fill(w, o->side, o->fmt, o->off, o->base, o->stride, o->gm, o->nk);
-    case KTPU_CLOP_GEMM:
-        return ktpu_ci_gemm(w, o->aoff, o->boff, o->toff, o->gm, o->gn, o->nk, o->acc, o->emit, o->base, o->stride);
-    case KTPU_CLOP_STATUS: return ktpu_ci_status(w, 1);   /* read and clear: the next job starts clean */
-    default: return -1;
-    }
-}
-
 static void hw_error(unsigned c, unsigned op, unsigned code, uint32_t addr, const char *what)
 {
     R.cl_err[c] = 1;
@@ -93,9 +90,12 @@ static void announce(unsigned c, uint32_t job_flags)
 {
     const struct ktpu_plan *p = &R.plan;
     for (; R.tiles_announced[c] < R.tiles_done[c]; R.tiles_announced[c]++) {
-        unsigned t = R.tile_first[c] + R.tiles_announced[c];
-        unsigned g0 = (t % p->ntm) * p->gm, h0 = (t / p->ntm) * p->gn;
+        unsigned g0 = R.ann_bm[c] * p->gm, h0 = R.ann_bn[c] * p->gn;
         unsigned gm = p->gmt - g0 < p->gm ? p->gmt - g0 : p->gm, gn = p->gnt - h0 < p->gn ? p->gnt - h0 : p->gn;
+        if (++R.ann_bm[c] == p->ntm) {   /* the plan's tile order: column-block major */
+            R.ann_bm[c] = 0;
+            R.ann_bn[c]++;
+        }
         if (!(job_flags & KTPU_JOB_FLAGS_TILE_MBOX_MASK)) continue;
         KTPU_REG(MBOX_ARG0) = KTPU_FIELD(MBOX_TILE_HI, 4 * g0) | KTPU_FIELD(MBOX_TILE_LO, 4 * h0);
         KTPU_REG(MBOX_ARG1) = KTPU_FIELD(MBOX_TILE_HI, 4 * gm) | KTPU_FIELD(MBOX_TILE_LO, 4 * gn);
@@ -103,10 +103,21 @@ static void announce(unsigned c, uint32_t job_flags)
     }
 }
 
+/* An error completion, named (kept out of completion()'s common path). */
+static void __attribute__((noinline)) completion_error(const struct ktpu_cl_done *d)
+{
+    char buf[96];
+    if (d->code == KTPU_CLERR_MEM)
+        snprintf(buf, sizeof buf, "CLERR_MEM, %s (%s) at 0x%08lx", ktpu_memst_name(d->memst),
+                 ktpu_memst_doc(d->memst), (unsigned long)d->addr);
+    else
+        snprintf(buf, sizeof buf, "%s (%s)", ktpu_clerr_name(d->code), ktpu_clerr_doc(d->code));
+    hw_error(d->cluster, d->op, d->code, d->code == KTPU_CLERR_MEM ? d->addr : 0, buf);
+}
+
 static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
 {
     unsigned c = d->cluster;
-    char buf[96];
     if (d->code == KTPU_CLERR_NONFINITE) {
         /* FILL done with the block zeroed (q = 0): C is still the
          * reference's, the job ends JOBST_NUMERIC with FLAG_NONFINITE */
@@ -114,12 +125,7 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
         if (!R.nonfinite_told++)
             printf("gemm: cluster %u: an operand block holds Inf/NaN (CLERR_NONFINITE): quantised to zero\n", c);
     } else if (d->code != KTPU_CLERR_OK) {
-        if (d->code == KTPU_CLERR_MEM)
-            snprintf(buf, sizeof buf, "CLERR_MEM, %s (%s) at 0x%08lx", ktpu_memst_name(d->memst),
-                     ktpu_memst_doc(d->memst), (unsigned long)d->addr);
-        else
-            snprintf(buf, sizeof buf, "%s (%s)", ktpu_clerr_name(d->code), ktpu_clerr_doc(d->code));
-        hw_error(c, d->op, d->code, d->code == KTPU_CLERR_MEM ? d->addr : 0, buf);
+        completion_error(d);
         return;
     }
     if (d->op == KTPU_CLOP_GEMM && (d->tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
@@ -139,6 +145,10 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
 
 static unsigned finish(volatile uint32_t *job, unsigned ncl, uint32_t t0)
 {
+    /* every cluster but those whose final STATUS CLEAR answered */
+    R.dirty = ~0u;
+    for (unsigned c = 0; c < ncl; c++)
+        if (R.status_ok[c]) R.dirty &= ~(1u << c);
     uint32_t cycles = ktpu_read_mcycle() - t0;
     char buf[64];
     job[KTPU_JOB_DETAIL_WORD] = R.detail;
@@ -157,6 +167,44 @@ static unsigned finish(volatile uint32_t *job, unsigned ncl, uint32_t t0)
     return R.jobst;
 }
 
+int ktpu_gemm_init(void)
+{
+    uint32_t w[KTPU_CI_WORDS];
+    struct ktpu_cl_done d;
+    R.present = ktpu_clset_discover(&R.cs, KTPU_GEMM_MAX_CLUSTERS);
+    if (R.present <= 0) return R.present;
+    /* STATUS CLEAR on every cluster: the nodes are idle, each answers at
+     * once; a cluster that does not answer is left to the first job's
+     * time-out (the counters are then cleared again) */
+    ktpu_clset_new_epoch(&R.cs);
+    for (unsigned c = 0; c < (unsigned)R.present; c++) {
+        ktpu_ci_status(w, 1);
+        ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
+    }
+    uint32_t t0 = ktpu_mtime();
+    for (unsigned left = (unsigned)R.present; left && ktpu_mtime() - t0 < (1u << 16);)
+        if (ktpu_cl_poll(&R.cs, &d) > 0) left--;
+    R.dirty = 0;
+    for (unsigned c = 0; c < (unsigned)R.present; c++)
+        if (R.cs.cl[c].outstanding) R.dirty |= 1u << c;
+    R.inited = 1;
+    return R.present;
+}
+
+/* Cluster c's next instruction into R.next_w[c] (the CPU does this while
+ * the clusters work, so that a freed credit is used at once). */
+static void prepare(unsigned c)
+{
+    struct ktpu_plan_op *o = &R.op;
+    if (!ktpu_plan_next(&R.plan, &R.cur[c], o)) {
+        R.plan_done[c] = 1;
+        return;
+    }
+    ktpu_plan_encode(o, R.next_w[c]);
+    R.next_tag[c] = o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0;
+    R.ready[c] = 1;
+}
+
 unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 {
     uint32_t t0 = ktpu_read_mcycle();
@@ -167,28 +215,33 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 
     /* field by field: picolibc's -Os memset goes a byte at a time */
     for (unsigned c = 0; c < MAXC; c++) {
-        R.have_op[c] = R.stream_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
-        R.tiles_done[c] = R.tiles_announced[c] = R.tile_first[c] = 0;
+        R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
+        R.tiles_done[c] = R.tiles_announced[c] = 0;
         for (unsigned i = 0; i < 8; i++) R.ctr[c][i] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = 0;
+    R.t_start = R.t_prep = R.t_send = R.t_done = R.n_prep = R.n_send = R.n_done = 0;
     R.jobst = KTPU_JOBST_DONE;
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
-    int present = ktpu_clset_discover(&R.cs, KTPU_MAX_CLUSTERS);
-    if (present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
-    if (present < 0 || !validate(j, present < 0 ? 0 : (unsigned)present, &ncl)) {
+    if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
+    if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
+    if (R.present < 0 || !validate(j, R.present < 0 ? 0 : (unsigned)R.present, &ncl)) {
         R.jobst = KTPU_JOBST_BADJOB;
         return finish(job, 0, t0);
     }
     R.cs.n = ncl;
-    /* STATUS CLEAR first: the counters and sticky flags the job reports
-     * are its own (the nodes are idle, so this answers at once; it
-     * travels while the CPU plans) */
-    for (unsigned c = 0; c < ncl; c++) {
-        ktpu_ci_status(w, 1);
-        ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
-    }
+    R.cs.stray = 0;
+    ktpu_clset_new_epoch(&R.cs);
+    /* The counters and sticky flags a job reports are its own: ktpu_gemm_init
+     * cleared them and a job ends with a STATUS CLEAR on each cluster it
+     * used, so only a cluster the last job did not use, or that timed out,
+     * needs a CLEAR first (not a credit held at every job's start). */
+    for (unsigned c = 0; c < ncl; c++)
+        if (R.dirty & (1u << c)) {
+            ktpu_ci_status(w, 1);
+            ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
+        }
     struct ktpu_plan_cfg cfg = {
         .m = j[KTPU_JOB_M_WORD], .n = j[KTPU_JOB_N_WORD], .k = j[KTPU_JOB_K_WORD],
         .fmt = KTPU_FIELD_GET(JOB_FLAGS_FMT, j[KTPU_JOB_FLAGS_WORD]),
@@ -198,6 +251,8 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         .clusters = ncl,
         .l1_depth = opt && opt->l1_depth ? opt->l1_depth : KTPU_L1_DEPTH,
         .acc_depth = opt && opt->acc_depth ? opt->acc_depth : KTPU_ACC_DEPTH,
+        .tile_gm = opt ? opt->tile_gm : 0,
+        .tile_gn = opt ? opt->tile_gn : 0,
     };
     enum ktpu_plan_err pe = ktpu_plan_init(&R.plan, &cfg);
     if (pe != KTPU_PLAN_OK) {
@@ -209,7 +264,8 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                                          : (1u << 20) + 16u * R.plan.gm * R.plan.gn * R.plan.nk_max;
     for (unsigned c = 0; c < ncl; c++) {
         ktpu_plan_cursor_init(&R.plan, c, &R.cur[c]);
-        R.tile_first[c] = R.cur[c].tile;
+        R.ann_bm[c] = R.cur[c].bm;
+        R.ann_bn[c] = R.cur[c].bn;
     }
     if (opt && opt->stuck_test) {
         /* a SEND to the CPU's own node: no grant ever comes, cluster 0 waits */
@@ -217,46 +273,56 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         ktpu_cl_issue(&R.cs, 0, w, 0);
     }
 
+    /* Every cluster's FIFO kept full, one instruction per cluster in turn
+     * (so each cluster's first FILLs leave before any cluster's later
+     * ones); every waiting completion taken; then each cluster's next
+     * instruction encoded ahead. The time-out is checked only when a pass
+     * found nothing to do. */
     int stop = 0, timed_out = -1;
     for (;;) {
-        /* keep every FIFO full: the clusters must never wait for the CPU */
+        int sent = 0, done = 0, prep = 0;
+        uint32_t ta = ktpu_read_mcycle();
         for (unsigned c = 0; c < ncl && !stop; c++)
-            while (!R.stream_done[c] && ktpu_cl_credit(&R.cs, c)) {
-                struct ktpu_plan_op *o = &R.op[c];
-                if (!R.have_op[c] && !ktpu_plan_next(&R.plan, &R.cur[c], o)) {
-                    R.stream_done[c] = 1;
-                    break;
-                }
-                R.have_op[c] = 0;
-                if (encode(w, o)) {
-                    hw_error(c, o->kind, 0, 0, "the plan made an instruction field out of range (planner bug)");
-                    stop = 1;
-                    break;
-                }
-                ktpu_cl_issue(&R.cs, c, w, o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0);
-                if (o->kind == KTPU_CLOP_STATUS) {
+            if (R.ready[c] && ktpu_cl_credit(&R.cs, c)) {
+                ktpu_cl_issue(&R.cs, c, R.next_w[c], R.next_tag[c]);
+                R.ready[c] = 0;
+                if (KTPU_FIELD_GET(CI_OP_CODE, R.next_w[c][KTPU_CI_OP_WORD]) == KTPU_CLOP_STATUS)
                     R.status_sent[c] = 1;
-                    R.stream_done[c] = 1;
-                }
+                sent++;
             }
+        uint32_t tb = ktpu_read_mcycle();
         int r;
         while ((r = ktpu_cl_poll(&R.cs, &d)) != 0) {
+            done++;
             if (r < 0) continue;   /* counted in cs.stray */
             completion(&d, j[KTPU_JOB_FLAGS_WORD]);
             if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
         }
+        uint32_t tc = ktpu_read_mcycle();
+        for (unsigned c = 0; c < ncl && !stop; c++)
+            if (!R.ready[c] && !R.plan_done[c]) {
+                prepare(c);
+                prep++;
+            }
+        uint32_t td = ktpu_read_mcycle();
+        if (sent) R.t_send += tb - ta, R.n_send += sent;
+        if (done) R.t_done += tc - tb, R.n_done += done;
+        if (prep) R.t_prep += td - tc, R.n_prep += prep;
+        if (!R.t_start) R.t_start = ta - t0;
+        int did = sent || done || prep;
+        if (did) continue;
         unsigned busy = 0, pending = 0;
         for (unsigned c = 0; c < ncl; c++) {
             busy += R.cs.cl[c].outstanding;
-            pending += !R.stream_done[c];
+            pending += !stop && (R.ready[c] || !R.plan_done[c]);
         }
-        if (!busy && (stop || !pending)) break;
+        if (!busy && !pending) break;
         if ((timed_out = ktpu_cl_timed_out(&R.cs, limit)) >= 0) break;
     }
     if (timed_out >= 0) {
         unsigned op = 0;
         for (unsigned k = 0; k < KTPU_NODE_IQ_DEPTH; k++)
-            if (R.cs.cl[timed_out].slot[k].busy) op = R.cs.cl[timed_out].slot[k].op;
+            if (R.cs.cl[timed_out].busy & (1u << k)) op = R.cs.cl[timed_out].op[k];
         R.jobst = KTPU_JOBST_TIMEOUT;
         R.detail = KTPU_FIELD(JOB_DETAIL_CLUSTER, timed_out) | KTPU_FIELD(JOB_DETAIL_OP, op);
         printf("gemm: TIMEOUT: cluster %d (%u,%u) answered nothing for %lu cycles (%s outstanding)\n", timed_out,
@@ -290,6 +356,11 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                (unsigned long)cfg.m, (unsigned long)cfg.k, (unsigned long)cfg.n,
                cfg.fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn,
                (unsigned long)cyc, pm / 10, pm % 10);
+        uint32_t busy = R.t_start + R.t_prep + R.t_send + R.t_done;
+        printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded in %lu, sent in %lu, "
+               "%lu completions in %lu; busy %lu%% of the job\n",
+               (unsigned long)R.t_start, (unsigned long)R.n_prep, (unsigned long)R.t_prep, (unsigned long)R.t_send,
+               (unsigned long)R.n_done, (unsigned long)R.t_done, (unsigned long)(cyc ? 100u * (uint64_t)busy / cyc : 0));
     }
     return st;
 }

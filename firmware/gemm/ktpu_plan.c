@@ -13,16 +13,30 @@
 
 static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 static unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
-/* a / b: a shift when b is a power of two (most candidates are). The RV32
- * core divides iteratively (~35 cycles), and the tile search runs before
- * the first instruction goes out. */
-static unsigned udiv(unsigned a, unsigned b)
+/* a / b without the RV32 core's iterative divide (~35 cycles) where it can
+ * be had: a shift when b is a power of two (most divisors here are), a
+ * multiply by a reciprocal from a table for b < RECIP_N and a < 2^16.
+ * With r = ceil(2^32 / b) = b * q + e (0 < e < b), (a * r) >> 32 is a / b
+ * exactly while a * e < 2^32, which a < 2^16, b < 2^9 guarantee
+ * (tests/fw checks every such pair). The tile search runs before the
+ * first instruction goes out and divides by tile sizes. */
+#define RECIP_N 512u
+#define RECIP(b) ((b) > 1u ? (uint32_t)(0xFFFFFFFFu / (b) + 1u) : 0u)
+#define RECIP4(b) RECIP(b), RECIP((b) + 1u), RECIP((b) + 2u), RECIP((b) + 3u)
+#define RECIP16(b) RECIP4(b), RECIP4((b) + 4u), RECIP4((b) + 8u), RECIP4((b) + 12u)
+#define RECIP64(b) RECIP16(b), RECIP16((b) + 16u), RECIP16((b) + 32u), RECIP16((b) + 48u)
+#define RECIP256(b) RECIP64(b), RECIP64((b) + 64u), RECIP64((b) + 128u), RECIP64((b) + 192u)
+static const uint32_t recip[RECIP_N] = {RECIP256(0u), RECIP256(256u)};
+
+static inline unsigned udiv(unsigned a, unsigned b)
 {
     static const unsigned char debruijn[32] = {0,  1,  28, 2,  29, 14, 24, 3,  30, 22, 20, 15, 25, 17, 4,  8,
                                                31, 27, 13, 23, 21, 19, 16, 7,  26, 12, 18, 6,  11, 5,  10, 9};
     if (b && !(b & (b - 1))) return a >> debruijn[(b * 0x077CB531u) >> 27];
+    if (b < RECIP_N && a < 0x10000u) return (unsigned)(((uint64_t)a * recip[b]) >> 32);
     return a / b;
 }
+unsigned ktpu_plan_udiv(unsigned a, unsigned b) { return udiv(a, b); }
 static unsigned cdiv(unsigned a, unsigned b) { return udiv(a + b - 1, b); }
 
 const char *ktpu_plan_err_name(enum ktpu_plan_err e)
@@ -46,8 +60,21 @@ const char *ktpu_plan_err_name(enum ktpu_plan_err e)
  * carries every cluster's operand beats and drain bursts; the one CPU issues
  * every instruction (about CPU_PER_INSTR cycles each, compose + completion);
  * the first chunk's fill is not hidden. */
-#define CPU_PER_INSTR 700u   /* measured: plan + encode + send ~450, completion ~250 */
+#define CPU_PER_INSTR 350u   /* measured (docs/gemm.md): plan + encode ~150, send ~80, completion ~110 */
 #define GEMM_START 40u
+
+/* K chunk (blocks) when BT is resident. Every tile of a column block then
+ * uses one K partition (the resident layout is chunk-major), so the first
+ * tile's chunks are the rest's: short, so that the first sweep starts after
+ * one chunk's fill rather than the whole K's, but long enough that a
+ * chunk's sweep (sub-tiles x nk cycles) covers the CPU's two instructions
+ * per chunk (FILL A, GEMM) for every cluster. A power of two (at most lim). */
+static unsigned resident_chunk(unsigned ncl, unsigned sub, unsigned lim)
+{
+    unsigned need = ncl * 2u * CPU_PER_INSTR, nk = 1;
+    while (nk < lim && (uint64_t)umax(sub, KTPU_ACC_REUSE_MIN) * nk < need) nk <<= 1;
+    return umin(nk, lim);
+}
 /* Written once for two widths: 32-bit when the job is small enough that no
  * term can overflow (gmt * gnt * nkb < 2^19 sub-tile steps: every term is
  * below ~4200 times that), which is most jobs and several times cheaper on
@@ -64,6 +91,7 @@ const char *ktpu_plan_err_name(enum ktpu_plan_err e)
         int bres = (uint64_t)gn * p->nkb <= half;                                                  \
         unsigned nk_max = umin(p->nkb, a_nk);                                                      \
         if (!bres) nk_max = umin(nk_max, udiv(half, gn));                                          \
+        else nk_max = resident_chunk(ncl, gm * gn, nk_max);                                        \
         T chunks = cdiv(p->nkb, nk_max) + (!bres && p->nkb > nk_max); /* + the short first */      \
         T sweep = tpc * ((T)umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START); \
         T a_beats = tpc * gm * p->nkb * bpe;                                                       \
@@ -98,6 +126,25 @@ static unsigned gm_candidates(unsigned t, unsigned lim, unsigned ncl, unsigned *
     return n;
 }
 
+/* The tile without a search, for the shapes the machine is built for: the
+ * whole accumulator as a gm x gn tile of powers of two, gn = gm or 2 gm
+ * (16 x 32 groups for ACC_DEPTH 512), when it tiles C exactly and every
+ * cluster gets the same number of tiles. Measured against the search's
+ * choice on the SPEC §15 grid (docs/gemm.md): as fast or faster, and the
+ * search costs ~1k-3k CPU cycles before the first instruction. Sets
+ * p->gm, p->gn, or leaves them 0 (search). */
+static void regular_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
+{
+    unsigned lg = 0, ncl = p->cfg.clusters;
+    while (2u << lg <= acc) lg++;                  /* 2^lg: the largest power of two <= acc */
+    unsigned gm = 1u << (lg / 2), gn = 1u << (lg - lg / 2);
+    if (gm > half || gn > half || (p->gmt & (gm - 1)) || (p->gnt & (gn - 1))) return;
+    unsigned tiles = (p->gmt >> (lg / 2)) * (p->gnt >> (lg - lg / 2));
+    if (tiles < ncl || (ncl & (ncl - 1)) || (tiles & (ncl - 1))) return;
+    p->gm = gm;
+    p->gn = gn;
+}
+
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
 {
     const unsigned max_dim = 1u << 24;
@@ -108,6 +155,10 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     if (!cfg->clusters) return KTPU_PLAN_CLUSTERS;
     if (cfg->l1_depth < 2 || cfg->acc_depth < 1) return KTPU_PLAN_CAPACITY;
     if (cfg->m > max_dim || cfg->n > max_dim || cfg->k > max_dim) return KTPU_PLAN_RANGE;
+    /* every instruction field the plan fills then fits (ktpu_plan_encode
+     * does not check): L1 offsets and groups below l1_depth, tile sizes at
+     * most acc_depth, K blocks at most k / 32, all 16-bit fields */
+    if (cfg->l1_depth > 0x10000u || cfg->acc_depth > 0x10000u || cfg->k / 32 > 0xFFFFu) return KTPU_PLAN_RANGE;
     p->bpb = cfg->fmt == KTPU_FMT_FP16 ? 64u : 32u;
     /* Every address the plan forms is at most base + (rows-1) * stride + row bytes. */
     if ((uint64_t)cfg->a + (uint64_t)(cfg->m - 1) * cfg->lda + (uint64_t)(cfg->k / 32) * p->bpb > 0xFFFFFFFFull ||
@@ -129,6 +180,15 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     unsigned share = p->gmt < 0x8000u && p->gnt < 0x8000u ? cdiv(p->gmt * p->gnt, cfg->clusters) : ~0u;
     unsigned floor_sub = umin(share, acc) / 4u;
     p->gm = p->gn = 0;
+    if (cfg->tile_gm) {
+        /* the caller's tile, if the accumulator and L1 take it */
+        if (cfg->tile_gm * cfg->tile_gn > acc || cfg->tile_gm > half || cfg->tile_gn > half || !cfg->tile_gn)
+            return KTPU_PLAN_CAPACITY;
+        p->gm = umin(cfg->tile_gm, p->gmt);
+        p->gn = umin(cfg->tile_gn, p->gnt);
+    } else {
+        regular_tile(p, half, acc);
+    }
     /* pass 0 skips the small tiles; pass 1 (only if nothing passed) takes all */
     for (unsigned pass = 0; pass < 2 && !p->gm; pass++)
         for (unsigned i = 0; i < nc; i++) {
@@ -161,6 +221,7 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     p->b_resident = (uint64_t)p->gn * p->nkb <= half;
     p->nk_max = umin(p->nkb, udiv(half, p->gm));
     if (!p->b_resident) p->nk_max = umin(p->nk_max, udiv(half, p->gn));
+    else p->nk_max = resident_chunk(cfg->clusters, p->gm * p->gn, p->nk_max);
     if (MUT(6)) p->nk_max++;
     /* K chunks: nk_max blocks each (the last takes the rest). Only the
      * first tile of a cluster with streamed BT starts with a short chunk
@@ -204,12 +265,10 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
 {
     const struct ktpu_plan_cfg *cfg = &p->cfg;
     unsigned half = cfg->l1_depth / 2;
-    /* fields written in place, no struct copy: on the RV32 a struct copy
-     * is a call to picolibc's byte-wise memcpy, and this is the hot path */
+    /* fields written in place, no struct copy (on the RV32 a struct copy
+     * is a call to picolibc's byte-wise memcpy) and only those of the
+     * instruction's kind: this is the service's hot path */
     struct ktpu_plan_op *o = op;
-    o->side = o->off = o->aoff = o->boff = o->toff = o->gm = o->gn = o->nk = o->acc = o->emit = 0;
-    o->base = o->stride = 0;
-    o->tile = o->g0 = o->h0 = o->kb0 = 0;
 
     if (cur->tile >= cur->tile_end) {
         if (cur->status_sent) return 0;
@@ -284,4 +343,31 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
         cur->nk = umin(p->nk_max, p->nkb);
     }
     return 1;
+}
+
+void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
+{
+    switch (o->kind) {
+    case KTPU_CLOP_FILL:
+        w[KTPU_CI_OP_WORD] = KTPU_FIELD(CI_OP_CODE, KTPU_CLOP_FILL) | KTPU_FIELD(CI_OP_SIDE, o->side) |
+                             KTPU_FIELD(CI_OP_FMT, o->fmt);
+        w[KTPU_CI_OFF_WORD] = KTPU_FIELD(CI_OFF_AOFF, o->off);
+        w[KTPU_CI_TOFF_WORD] = 0;
+        w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, o->gm);
+        break;
+    case KTPU_CLOP_GEMM:
+        w[KTPU_CI_OP_WORD] = KTPU_FIELD(CI_OP_CODE, KTPU_CLOP_GEMM) | KTPU_FIELD(CI_OP_ACC, o->acc) |
+                             KTPU_FIELD(CI_OP_EMIT, o->emit);
+        w[KTPU_CI_OFF_WORD] = KTPU_FIELD(CI_OFF_AOFF, o->aoff) | KTPU_FIELD(CI_OFF_BOFF, o->boff);
+        w[KTPU_CI_TOFF_WORD] = KTPU_FIELD(CI_TOFF_TOFF, o->toff);
+        w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, o->gm) | KTPU_FIELD(CI_SHAPE_GN, o->gn);
+        break;
+    default:   /* STATUS, read and clear: the next job starts clean */
+        ktpu_ci_status(w, 1);
+        return;
+    }
+    w[KTPU_CI_NK_WORD] = KTPU_FIELD(CI_NK_NK, o->nk);
+    w[KTPU_CI_BASE_WORD] = o->base;
+    w[KTPU_CI_STRIDE_WORD] = o->stride;
+    w[7] = 0;
 }

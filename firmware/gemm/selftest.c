@@ -211,6 +211,7 @@ int main(void)
         /* last: the stuck cluster stays stuck */
         {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0},
     };
+    ktpu_gemm_init();
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i], 1 + i);
     printf("gemm selftest: %u checks, %u failed\n", checks, fails);
     return fails > 100 ? 100 : (int)fails;

@@ -16,6 +16,7 @@ struct ktpu_gemm_opts {
     int quiet;             /* no summary line on success */
     unsigned l1_depth;     /* test only: plan for a smaller L1 (many tiles, short chunks); 0 = KTPU_L1_DEPTH */
     unsigned acc_depth;    /* test only: plan for a smaller accumulator; 0 = KTPU_ACC_DEPTH */
+    unsigned tile_gm, tile_gn;   /* the tile in sub-tile groups; 0 = the planner's choice */
 };
 
 /* The job block as the CPU sees it. */
@@ -23,6 +24,12 @@ static inline volatile uint32_t *ktpu_gemm_job(void)
 {
     return (volatile uint32_t *)(uintptr_t)(KTPU_DRAM_BASE + KTPU_JOB_OFFSET);
 }
+
+/* At boot: finds the clusters (SOC_MESH, SOC_KINDS0/1) and clears their
+ * counters (STATUS CLEAR), so that a job's counters are its own. Returns the
+ * number of clusters, or -1 when the registers describe no CPU node.
+ * ktpu_gemm_run calls it if nobody did. */
+int ktpu_gemm_init(void);
 
 /* Validates, plans and runs the job; writes the result words and
  * JOB_STATUS last. Returns the JOBST_* written. */

@@ -23,7 +23,22 @@ static inline uint32_t ktpu_mesh_hdr(unsigned dx, unsigned dy, unsigned sx, unsi
 }
 
 /* Compose and send one flit: header and payload words 0..7 (the SoC holds
- * the store while the previous flit has not left). */
+ * the store while the previous flit has not left). Stores written out, no
+ * loop: this is the issue path. */
+static inline void ktpu_mesh_send_inline(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS])
+{
+    volatile uint32_t *tx = &KTPU_REG_AT(MESH_TX0, 0);
+    tx[0] = hdr;
+    tx[1] = w[0];
+    tx[2] = w[1];
+    tx[3] = w[2];
+    tx[4] = w[3];
+    tx[5] = w[4];
+    tx[6] = w[5];
+    tx[7] = w[6];
+    tx[8] = w[7];
+    KTPU_REG(MESH_TX_SEND) = 1;
+}
 void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS]);
 /* If a flit waits: read it into *hdr and w, free the receive register,
  * return 1. (Words are moved one by one, never through memcpy: picolibc's
@@ -33,40 +48,60 @@ int ktpu_mesh_poll(uint32_t *hdr, uint32_t w[KTPU_CI_WORDS]);
 static inline uint32_t ktpu_mtime(void) { return KTPU_REG(MTIME_LO); }
 
 /* ---- clusters ---- */
-struct ktpu_cl_slot {
-    uint8_t busy, txn, op;
-    uint32_t tag;                      /* the caller's, returned with the completion */
-};
+#if KTPU_FLIT_SRC_X_LSB != KTPU_FLIT_SRC_Y_LSB + 4 || KTPU_FLIT_SRC_Y_MASK >> KTPU_FLIT_SRC_Y_LSB != 15
+#error "the completion lookup takes SRC_X:SRC_Y as one byte"
+#endif
+/* An instruction's transaction id is its slot (0..NODE_IQ_DEPTH-1) in the
+ * low bits and the set's epoch above them: a completion finds its slot
+ * without a search, and one left over from an earlier job (a cluster that
+ * timed out and answered later) matches no slot of this one. */
+#define KTPU_CL_SLOT_BITS 2
+#if (1 << KTPU_CL_SLOT_BITS) != KTPU_NODE_IQ_DEPTH
+#error "KTPU_CL_SLOT_BITS must be log2(NODE_IQ_DEPTH)"
+#endif
 
+/* Laid out for the issue and completion paths: a cluster's record is 32
+ * bytes (indexed by a shift, not a multiply), a completion finds its cluster
+ * from the flit's source byte in one table load. */
 struct ktpu_cl {
+    uint32_t hdr;                      /* flit header to this cluster, TXN zero */
+    uint32_t since;                    /* mtime of the last completion (or of the first issue) */
     uint8_t x, y;
     uint8_t outstanding;
-    struct ktpu_cl_slot slot[KTPU_NODE_IQ_DEPTH];
-    uint32_t since;                    /* mtime of the last completion (or of the first issue) */
+    uint8_t busy;                      /* bit k: slot k awaits its CL_DONE */
+    uint8_t op[KTPU_NODE_IQ_DEPTH];    /* slot k: the opcode issued */
+    uint32_t tag[KTPU_NODE_IQ_DEPTH];  /* slot k: the caller's, returned with the completion */
 };
+typedef char ktpu_cl_is_32_bytes[sizeof(struct ktpu_cl) == 32 ? 1 : -1];
 
 struct ktpu_clset {
     unsigned n;
     uint8_t cpu_x, cpu_y;
-    uint8_t next_txn;
-    struct ktpu_cl cl[KTPU_MAX_CLUSTERS];
+    uint8_t epoch;                     /* TXN bits above the slot; ktpu_clset_new_epoch() */
     uint32_t stray;                    /* flits that matched no outstanding instruction */
+    struct ktpu_cl cl[KTPU_MAX_CLUSTERS];
+    uint8_t src_cl[256];               /* flit source byte (SRC_X:SRC_Y) -> cluster + 1, 0: none */
 };
 
-/* A completion, decoded. */
+/* A completion, decoded. w[] holds the whole payload for a STATUS (the
+ * counters); for any other instruction only the words a completion carries
+ * (CD_STATUS, and CD_ADDR for CLERR_MEM) are read from the port. */
 struct ktpu_cl_done {
     unsigned cluster;
     unsigned op;                       /* the opcode issued (from our slot) */
     unsigned code, memst;              /* CLERR_*, MEMST_* */
-    uint32_t addr;                     /* CD_ADDR_WORD */
+    uint32_t addr;                     /* CD_ADDR_WORD (CLERR_MEM), else 0 */
     uint32_t tag;
-    uint32_t w[KTPU_CI_WORDS];         /* the whole payload (STATUS counters) */
+    uint32_t w[KTPU_CI_WORDS];
 };
 
 /* Reads the mesh description: fills cpu position and up to max clusters in
  * node order (y * W + x). Returns the number of clusters, or -1 when the
  * registers describe no CPU node (named on the UART by the caller). */
 int ktpu_clset_discover(struct ktpu_clset *s, unsigned max);
+
+/* A new epoch for the next job's transaction ids (nothing outstanding). */
+void ktpu_clset_new_epoch(struct ktpu_clset *s);
 
 static inline int ktpu_cl_credit(const struct ktpu_clset *s, unsigned c)
 {

@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "ktpu_ci.h"
 #include "ktpu_defs.h"
 
 /* What a job asks for (addresses are DRAM byte offsets). */
@@ -31,6 +32,7 @@ struct ktpu_plan_cfg {
     unsigned clusters;       /* >= 1 */
     unsigned l1_depth;       /* entries per L1 side (KTPU_L1_DEPTH; smaller in tests) */
     unsigned acc_depth;      /* accumulator sub-tiles (KTPU_ACC_DEPTH) */
+    unsigned tile_gm, tile_gn;   /* tile in sub-tile groups, or 0: the planner chooses */
 };
 
 struct ktpu_plan {
@@ -101,5 +103,16 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
  * blocks each, except a cluster's first tile with streamed BT, whose first
  * chunk is nk_first. */
 unsigned ktpu_plan_next_chunk(const struct ktpu_plan *p, unsigned kb0, unsigned nk);
+
+/* a / b (b > 0), exactly, without a hardware divide where a table of
+ * reciprocals or a shift does it (exported for the host test). */
+unsigned ktpu_plan_udiv(unsigned a, unsigned b);
+
+/* The instruction words of an op of a plan ktpu_plan_init accepted, the
+ * same as the ktpu_ci_* encoders give (tests/fw checks every op of every
+ * plan), without their per-field range checks: plan_init refused any
+ * configuration that could make a field overflow. STATUS is sent with
+ * CLEAR. The hot path of the GEMM service. */
+void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS]);
 
 #endif

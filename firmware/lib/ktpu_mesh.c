@@ -3,9 +3,7 @@
 
 void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS])
 {
-    KTPU_REG_AT(MESH_TX0, 0) = hdr;
-    for (unsigned i = 0; i < KTPU_CI_WORDS; i++) KTPU_REG_AT(MESH_TX0, 1 + i) = w[i];
-    KTPU_REG(MESH_TX_SEND) = 1;
+    ktpu_mesh_send_inline(hdr, w);
 }
 
 int ktpu_mesh_poll(uint32_t *hdr, uint32_t w[KTPU_CI_WORDS])
@@ -21,79 +19,86 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
 {
     uint32_t mesh = KTPU_REG(SOC_MESH);
     unsigned w = KTPU_FIELD_GET(SOC_MESH_W, mesh), h = KTPU_FIELD_GET(SOC_MESH_H, mesh);
-    uint32_t kinds[2] = {KTPU_REG(SOC_KINDS0), KTPU_REG(SOC_KINDS1)};
+    uint32_t kinds = KTPU_REG(SOC_KINDS0);
     int cpu = 0;
     s->n = 0;
-    s->next_txn = 0;
     s->stray = 0;
-    for (unsigned i = 0; i < w * h && i < 16; i++) {
-        unsigned kind = (kinds[i / 8] >> (4 * (i % 8))) & 15u;
+    for (unsigned i = 0; i < 256; i++) s->src_cl[i] = 0;
+    /* node i at (x, y) = (i mod W, i div W), walked without a division */
+    for (unsigned i = 0, x = 0, y = 0; i < w * h && i < 16; i++) {
+        if (i == 8) kinds = KTPU_REG(SOC_KINDS1);
+        unsigned kind = (kinds >> (4 * (i & 7))) & 15u;
         if (kind == KTPU_NODE_CPU && !cpu) {
-            s->cpu_x = (uint8_t)(i % w);
-            s->cpu_y = (uint8_t)(i / w);
+            s->cpu_x = (uint8_t)x;
+            s->cpu_y = (uint8_t)y;
             cpu = 1;
         } else if (kind == KTPU_NODE_CLUSTER && s->n < max && s->n < KTPU_MAX_CLUSTERS) {
             struct ktpu_cl *c = &s->cl[s->n++];
-            c->x = (uint8_t)(i % w);
-            c->y = (uint8_t)(i / w);
+            c->x = (uint8_t)x;
+            c->y = (uint8_t)y;
             c->outstanding = 0;
-            for (unsigned k = 0; k < KTPU_NODE_IQ_DEPTH; k++) c->slot[k].busy = 0;
+            c->busy = 0;
+            s->src_cl[x << 4 | y] = (uint8_t)s->n;
+        }
+        if (++x == w) {
+            x = 0;
+            y++;
         }
     }
+    for (unsigned c = 0; c < s->n; c++)
+        s->cl[c].hdr = ktpu_mesh_hdr(s->cl[c].x, s->cl[c].y, s->cpu_x, s->cpu_y, KTPU_MSG_CL_INSTR, 0, 1);
     return cpu ? (int)s->n : -1;
+}
+
+void ktpu_clset_new_epoch(struct ktpu_clset *s)
+{
+    s->epoch = (uint8_t)((s->epoch + 1u) & (KTPU_FLIT_TXN_MASK >> (KTPU_FLIT_TXN_LSB + KTPU_CL_SLOT_BITS)));
 }
 
 void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t tag)
 {
+    /* the lowest free slot of a 4-bit busy mask */
+    static const uint8_t first_free[16] = {0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 0};
     struct ktpu_cl *cl = &s->cl[c];
-    unsigned k, txn;
-    /* a txn none of this cluster's outstanding instructions holds */
-    for (;;) {
-        txn = s->next_txn++;
-        for (k = 0; k < KTPU_NODE_IQ_DEPTH; k++)
-            if (cl->slot[k].busy && cl->slot[k].txn == txn) break;
-        if (k == KTPU_NODE_IQ_DEPTH) break;
-    }
-    for (k = 0; cl->slot[k].busy; k++)
-        ;
-    cl->slot[k].busy = 1;
-    cl->slot[k].txn = (uint8_t)txn;
-    cl->slot[k].op = (uint8_t)KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]);
-    cl->slot[k].tag = tag;
-    if (!cl->outstanding) cl->since = ktpu_mtime();
-    cl->outstanding++;
-    ktpu_mesh_send(ktpu_mesh_hdr(cl->x, cl->y, s->cpu_x, s->cpu_y, KTPU_MSG_CL_INSTR, txn, 1), w);
+    unsigned busy = cl->busy, k = first_free[busy & 15u];
+    uint32_t hdr = cl->hdr | KTPU_FIELD(FLIT_TXN, (unsigned)s->epoch << KTPU_CL_SLOT_BITS | k);
+    cl->busy = (uint8_t)(busy | 1u << k);
+    cl->op[k] = (uint8_t)KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]);
+    cl->tag[k] = tag;
+    if (!cl->outstanding++) cl->since = ktpu_mtime();
+    ktpu_mesh_send_inline(hdr, w);
 }
 
 int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
 {
-    uint32_t hdr;
-    if (!ktpu_mesh_poll(&hdr, d->w)) return 0;
-    unsigned sx = KTPU_FIELD_GET(FLIT_SRC_X, hdr), sy = KTPU_FIELD_GET(FLIT_SRC_Y, hdr);
-    unsigned txn = KTPU_FIELD_GET(FLIT_TXN, hdr);
-    if (KTPU_FIELD_GET(FLIT_TYPE, hdr) != KTPU_MSG_CL_DONE) {
+    if (!(KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_RX_VALID_MASK)) return 0;
+    uint32_t hdr = KTPU_REG_AT(MESH_RX0, 0);
+    unsigned c = s->src_cl[(hdr >> KTPU_FLIT_SRC_Y_LSB) & 255u];
+    unsigned txn = KTPU_FIELD_GET(FLIT_TXN, hdr), k = txn & (KTPU_NODE_IQ_DEPTH - 1u);
+    struct ktpu_cl *cl = &s->cl[c - 1u];   /* used only when c != 0 */
+    if (!c || KTPU_FIELD_GET(FLIT_TYPE, hdr) != KTPU_MSG_CL_DONE || txn >> KTPU_CL_SLOT_BITS != s->epoch ||
+        !(cl->busy & (1u << k))) {
+        KTPU_REG(MESH_RX_POP) = 1;
         s->stray++;
         return -1;
     }
-    for (unsigned c = 0; c < s->n; c++) {
-        struct ktpu_cl *cl = &s->cl[c];
-        if (cl->x != sx || cl->y != sy) continue;
-        for (unsigned k = 0; k < KTPU_NODE_IQ_DEPTH; k++) {
-            if (!cl->slot[k].busy || cl->slot[k].txn != txn) continue;
-            cl->slot[k].busy = 0;
-            cl->outstanding--;
-            cl->since = ktpu_mtime();
-            d->cluster = c;
-            d->op = cl->slot[k].op;
-            d->tag = cl->slot[k].tag;
-            d->code = ktpu_cd_code(d->w[KTPU_CD_STATUS_WORD]);
-            d->memst = ktpu_cd_memst(d->w[KTPU_CD_STATUS_WORD]);
-            d->addr = d->w[KTPU_CD_ADDR_WORD];
-            return 1;
-        }
-    }
-    s->stray++;
-    return -1;
+    uint32_t w0 = KTPU_REG_AT(MESH_RX0, 1 + KTPU_CD_STATUS_WORD);
+    unsigned op = cl->op[k];
+    cl->busy &= (uint8_t)~(1u << k);
+    cl->outstanding--;
+    cl->since = ktpu_mtime();
+    d->cluster = c - 1u;
+    d->op = op;
+    d->tag = cl->tag[k];
+    d->w[KTPU_CD_STATUS_WORD] = w0;
+    d->code = ktpu_cd_code(w0);
+    d->memst = ktpu_cd_memst(w0);
+    d->addr = 0;
+    if (op == KTPU_CLOP_STATUS)
+        for (unsigned i = 1; i < KTPU_CI_WORDS; i++) d->w[i] = KTPU_REG_AT(MESH_RX0, 1 + i);
+    if (d->code == KTPU_CLERR_MEM) d->addr = d->w[KTPU_CD_ADDR_WORD] = KTPU_REG_AT(MESH_RX0, 1 + KTPU_CD_ADDR_WORD);
+    KTPU_REG(MESH_RX_POP) = 1;
+    return 1;
 }
 
 int ktpu_cl_timed_out(const struct ktpu_clset *s, uint32_t limit)

@@ -65,6 +65,14 @@ static uint32_t src_tag(const struct ktpu_plan *p, int side, uint32_t addr)
     return (row / 4) << 16 | (col / p->bpb);
 }
 
+/* the service's unchecked encoder gives the checked encoder's words w */
+static int fast_encode_same(const struct ktpu_plan_op *op, const uint32_t w[KTPU_CI_WORDS])
+{
+    uint32_t f[KTPU_CI_WORDS];
+    ktpu_plan_encode(op, f);
+    return memcmp(f, w, sizeof f) == 0;
+}
+
 static int overlaps(unsigned a0, unsigned n0, unsigned a1, unsigned n1)
 {
     return a0 < a1 + n1 && a1 < a0 + n0;
@@ -95,7 +103,8 @@ static long check_plan(const struct ktpu_plan *p)
             CHECK(!statuses, "cluster %u: instruction after STATUS", cl);
             if (op.kind == KTPU_CLOP_STATUS) {
                 statuses++;
-                CHECK(ktpu_ci_status(w, 0) == 0, "status encodes");
+                CHECK(ktpu_ci_status(w, 1) == 0, "status encodes");
+                CHECK(fast_encode_same(&op, w), "cluster %u: STATUS: ktpu_plan_encode differs from ktpu_ci_status", cl);
                 continue;
             }
             if (op.kind == KTPU_CLOP_FILL) {
@@ -103,6 +112,7 @@ static long check_plan(const struct ktpu_plan *p)
                 unsigned n = op.gm * op.nk;
                 CHECK(ktpu_ci_fill(w, op.side, op.fmt, op.off, op.base, op.stride, op.gm, op.nk) == 0,
                       "cluster %u: FILL fields out of range (off %u, %u x %u)", cl, op.off, op.gm, op.nk);
+                CHECK(fast_encode_same(&op, w), "cluster %u: FILL: ktpu_plan_encode differs from ktpu_ci_fill", cl);
                 CHECK(op.fmt == c->fmt, "FILL format %u", op.fmt);
                 CHECK(op.side <= 1 && op.gm >= 1 && op.nk >= 1, "FILL shape %u x %u side %u", op.gm, op.nk, op.side);
                 CHECK(op.off + n <= l1, "cluster %u: FILL %c at %u + %u past L1 depth %u", cl, side ? 'B' : 'A',
@@ -131,6 +141,7 @@ static long check_plan(const struct ktpu_plan *p)
             if (op.kind != KTPU_CLOP_GEMM) continue;
             CHECK(ktpu_ci_gemm(w, op.aoff, op.boff, op.toff, op.gm, op.gn, op.nk, op.acc, op.emit, op.base,
                                op.stride) == 0, "cluster %u: GEMM fields out of range", cl);
+            CHECK(fast_encode_same(&op, w), "cluster %u: GEMM: ktpu_plan_encode differs from ktpu_ci_gemm", cl);
             int ok = op.gm && op.gn && op.nk && op.aoff + op.gm * op.nk <= l1 && op.boff + op.gn * op.nk <= l1 &&
                      op.toff + op.gm * op.gn <= accd;
             CHECK(ok, "cluster %u: GEMM past capacity: A %u + %ux%u, B %u + %ux%u (L1 %u), tiles %u + %ux%u (acc %u)",
@@ -262,6 +273,20 @@ static void test_refusals(void)
 
 /* Encoders: fields land where ktpu.def says, and values that do not fit
  * are refused, never truncated. */
+/* the planner's division: exact wherever it does not divide */
+static void test_udiv(void)
+{
+    ctx = "udiv";
+    for (unsigned b = 1; b < 600; b++)
+        for (unsigned a = 0; a < 0x10000u + 64u; a++)
+            if (ktpu_plan_udiv(a, b) != a / b) CHECK(0, "%u / %u gives %u", a, b, ktpu_plan_udiv(a, b));
+    checks++;
+    for (int i = 0; i < 100000; i++) {
+        unsigned a = rnd(), b = rnd() >> (rnd() & 31);
+        if (b) CHECK(ktpu_plan_udiv(a, b) == a / b, "%u / %u gives %u", a, b, ktpu_plan_udiv(a, b));
+    }
+}
+
 static void test_encoders(void)
 {
     uint32_t w[KTPU_CI_WORDS];
@@ -364,6 +389,7 @@ int main(int argc, char **argv)
         else { fprintf(stderr, "plan_test: unknown option %s (--quiet, --show M K N mx|fp16 CLUSTERS)\n", argv[i]); return 2; }
     }
     test_encoders();
+    test_udiv();
     test_refusals();
 
     /* exhaustive over small shapes, clusters and capacities (small L1 and
