@@ -15,6 +15,8 @@ have make                     || need+=(make)
   || need+=(picolibc-riscv64-unknown-elf)
 # zlib is what Verilator's FST writer links against.
 [ -f /usr/include/zlib.h ]    || need+=(zlib1g-dev)
+# make bench plots its CSV (tests/soc/bench_gemm.sh).
+have gnuplot                  || need+=(gnuplot-nox)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 

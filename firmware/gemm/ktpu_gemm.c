@@ -62,10 +62,20 @@ static int validate(const uint32_t *j, unsigned present, unsigned *ncl)
         return bad_job("BT stride not a multiple of 32 of at least a row", j[KTPU_JOB_B_STRIDE_WORD]), 0;
     if (j[KTPU_JOB_C_STRIDE_WORD] % 8 || j[KTPU_JOB_C_STRIDE_WORD] < 2 * n)
         return bad_job("C stride not a multiple of 8 of at least a row", j[KTPU_JOB_C_STRIDE_WORD]), 0;
-    end = (uint64_t)j[KTPU_JOB_C_WORD] + (uint64_t)(m - 1) * j[KTPU_JOB_C_STRIDE_WORD] + 2ull * n;
-    if (end > 0xFFFFFFFFull) return bad_job("C extends past 4 GiB", j[KTPU_JOB_C_WORD]), 0;
-    if (j[KTPU_JOB_C_WORD] < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && end > KTPU_JOB_OFFSET)
+    /* each operand's bytes as [base, end), in 64 bits: nothing wraps */
+    uint64_t c0 = j[KTPU_JOB_C_WORD], a0 = j[KTPU_JOB_A_WORD], b0 = j[KTPU_JOB_B_WORD];
+    uint64_t a1 = a0 + (uint64_t)(m - 1) * j[KTPU_JOB_A_STRIDE_WORD] + (uint64_t)k * esz;
+    uint64_t b1 = b0 + (uint64_t)(n - 1) * j[KTPU_JOB_B_STRIDE_WORD] + (uint64_t)k * esz;
+    end = c0 + (uint64_t)(m - 1) * j[KTPU_JOB_C_STRIDE_WORD] + 2ull * n;
+    if (a1 > 0x100000000ull) return bad_job("A extends past 4 GiB", j[KTPU_JOB_A_WORD]), 0;
+    if (b1 > 0x100000000ull) return bad_job("BT extends past 4 GiB", j[KTPU_JOB_B_WORD]), 0;
+    if (end > 0x100000000ull) return bad_job("C extends past 4 GiB", j[KTPU_JOB_C_WORD]), 0;
+    if (c0 < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && end > KTPU_JOB_OFFSET)
         return bad_job("C overlaps the job block", j[KTPU_JOB_C_WORD]), 0;
+    /* C written over an operand it is still read from: refused, whatever
+     * the strides interleave (the tiles would read what earlier tiles wrote) */
+    if (c0 < a1 && a0 < end) return bad_job("C overlaps A", j[KTPU_JOB_C_WORD]), 0;
+    if (c0 < b1 && b0 < end) return bad_job("C overlaps BT", j[KTPU_JOB_C_WORD]), 0;
     if (present == 0) return bad_job("no clusters in SOC_KINDS0/1", 0), 0;
     if (req > present) return bad_job("JOB_CLUSTERS is more than the clusters present", req), 0;
     *ncl = req ? req : present;

@@ -126,6 +126,8 @@ static unsigned gm_candidates(unsigned t, unsigned lim, unsigned ncl, unsigned *
     return n;
 }
 
+#define TINY_SWEEP 2048u   /* sub-tile x K-block steps: ~6 instructions of CPU time */
+
 /* The tile without a search, for the shapes the machine is built for: the
  * whole accumulator as a gm x gn tile of powers of two, gn = gm or 2 gm
  * (16 x 32 groups for ACC_DEPTH 512), when it tiles C exactly and every
@@ -143,6 +145,43 @@ static void regular_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
     if (tiles < ncl || (ncl & (ncl - 1)) || (tiles & (ncl - 1))) return;
     p->gm = gm;
     p->gn = gn;
+}
+
+/* The tile search: a few candidate heights (gm_candidates), for each the
+ * widest tile the accumulator takes and the balanced width with as many
+ * column blocks, costed by tile_cost; at most 2 x 40 costings, ~1k-3k CPU
+ * cycles. Sets p->gm, p->gn (0 if nothing fits). */
+static void search_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
+{
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    uint64_t best = ~0ull;
+    int small = (uint64_t)p->gmt * p->gnt * p->nkb < (1u << 19) && cfg->clusters <= 16;
+    unsigned cand[40];
+    unsigned nc = gm_candidates(p->gmt, umin(half, acc), cfg->clusters, cand);
+    /* tiles under a quarter of what each cluster could hold are never the
+     * cheapest (more instructions, more operand traffic): not costed */
+    unsigned share = p->gmt < 0x8000u && p->gnt < 0x8000u ? cdiv(p->gmt * p->gnt, cfg->clusters) : ~0u;
+    unsigned floor_sub = umin(share, acc) / 4u;
+    /* pass 0 skips the small tiles; pass 1 (only if nothing passed) takes all */
+    for (unsigned pass = 0; pass < 2 && !p->gm; pass++)
+        for (unsigned i = 0; i < nc; i++) {
+            /* for each height: the widest tile the accumulator takes, and
+             * the same number of column blocks with equal widths */
+            unsigned gm = cand[i], gn_max = umin(p->gnt, umin(half, udiv(acc, gm)));
+            if (!gn_max || (!pass && gm * gn_max < floor_sub)) continue;
+            unsigned gn_bal = cdiv(p->gnt, cdiv(p->gnt, gn_max)), ntm = cdiv(p->gmt, gm), a_nk = udiv(half, gm);
+            for (unsigned j = 0; j < 2; j++) {
+                unsigned gn = j ? gn_bal : gn_max;
+                if (j && gn == gn_max) break;
+                uint64_t c = small ? tile_cost32(p, gm, gn, ntm, a_nk) : tile_cost64(p, gm, gn, ntm, a_nk);
+                /* ties: the larger tile (fewer instructions) */
+                if (c < best || (c == best && gm * gn > p->gm * p->gn)) {
+                    best = c;
+                    p->gm = gm;
+                    p->gn = gn;
+                }
+            }
+        }
 }
 
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
@@ -171,14 +210,6 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
 
     unsigned half = cfg->l1_depth / 2;
     unsigned acc = MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth;
-    uint64_t best = ~0ull;
-    int small = (uint64_t)p->gmt * p->gnt * p->nkb < (1u << 19) && cfg->clusters <= 16;
-    unsigned cand[40];
-    unsigned nc = gm_candidates(p->gmt, umin(half, acc), cfg->clusters, cand);
-    /* tiles under a quarter of what each cluster could hold are never the
-     * cheapest (more instructions, more operand traffic): not costed */
-    unsigned share = p->gmt < 0x8000u && p->gnt < 0x8000u ? cdiv(p->gmt * p->gnt, cfg->clusters) : ~0u;
-    unsigned floor_sub = umin(share, acc) / 4u;
     p->gm = p->gn = 0;
     if (cfg->tile_gm) {
         /* the caller's tile, if the accumulator and L1 take it */
@@ -186,29 +217,16 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
             return KTPU_PLAN_CAPACITY;
         p->gm = umin(cfg->tile_gm, p->gmt);
         p->gn = umin(cfg->tile_gn, p->gnt);
+    } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc &&
+               p->gmt * p->gnt * p->nkb <= TINY_SWEEP) {
+        /* C in one tile, on one cluster: splitting a sweep this short
+         * saves less than the CPU spends on a second cluster's stream */
+        p->gm = p->gmt;
+        p->gn = p->gnt;
     } else {
         regular_tile(p, half, acc);
     }
-    /* pass 0 skips the small tiles; pass 1 (only if nothing passed) takes all */
-    for (unsigned pass = 0; pass < 2 && !p->gm; pass++)
-        for (unsigned i = 0; i < nc; i++) {
-            /* for each height: the widest tile the accumulator takes, and
-             * the same number of column blocks with equal widths */
-            unsigned gm = cand[i], gn_max = umin(p->gnt, umin(half, udiv(acc, gm)));
-            if (!gn_max || (!pass && gm * gn_max < floor_sub)) continue;
-            unsigned gn_bal = cdiv(p->gnt, cdiv(p->gnt, gn_max)), ntm = cdiv(p->gmt, gm), a_nk = udiv(half, gm);
-            for (unsigned j = 0; j < 2; j++) {
-                unsigned gn = j ? gn_bal : gn_max;
-                if (j && gn == gn_max) break;
-                uint64_t c = small ? tile_cost32(p, gm, gn, ntm, a_nk) : tile_cost64(p, gm, gn, ntm, a_nk);
-                /* ties: the larger tile (fewer instructions) */
-                if (c < best || (c == best && gm * gn > p->gm * p->gn)) {
-                    best = c;
-                    p->gm = gm;
-                    p->gn = gn;
-                }
-            }
-        }
+    if (!p->gm) search_tile(p, half, acc);
     if (!p->gm) return KTPU_PLAN_CAPACITY;
     p->ntm = cdiv(p->gmt, p->gm);
     p->ntn = cdiv(p->gnt, p->gn);
@@ -249,8 +267,8 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
     cur->tile = udiv(p->ntiles * cl, ncl);
     cur->tile_end = udiv(p->ntiles * (cl + 1), ncl);
     if (MUT(5) && cl == 0 && cur->tile_end > cur->tile) cur->tile_end--;
-    cur->bm = cur->tile % p->ntm;
-    cur->bn = cur->tile / p->ntm;
+    cur->bn = udiv(cur->tile, p->ntm);
+    cur->bm = cur->tile - cur->bn * p->ntm;
     cur->kb0 = 0;
     cur->nk = umin(p->nk_first, p->nkb);   /* the first tile */
     cur->step = 0;
@@ -258,7 +276,8 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
     cur->b_half = 1;
     cur->b_col = ~0u;
     cur->b_fill = 0;
-    cur->status_sent = 0;
+    /* a cluster without tiles gets nothing, not even the STATUS barrier */
+    cur->status_sent = cur->tile >= cur->tile_end;
 }
 
 int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op)

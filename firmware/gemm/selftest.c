@@ -63,7 +63,8 @@ struct tcase {
     uint32_t m, k, n, fmt, clusters;
     uint32_t expect;        /* JOBST_* */
     int inf;                /* put an Inf into A */
-    int bad;                /* 1 bad magic, 2 K = 48, 3 C over the job block, 4 A outside DRAM */
+    int bad;                /* 1 bad magic, 2 K = 48, 3 C over the job block, 4 A outside DRAM,
+                               5 C over A, 6 C over BT */
     int stuck;
     unsigned l1, acc;       /* planner capacities (0: the hardware's): small ones force many tiles */
 };
@@ -126,7 +127,10 @@ static void run_case(const struct tcase *t, unsigned seed)
     job[KTPU_JOB_A_STRIDE_WORD] = lda;
     job[KTPU_JOB_B_WORD] = B_OFF;
     job[KTPU_JOB_B_STRIDE_WORD] = ldb;
-    job[KTPU_JOB_C_WORD] = t->bad == 3 ? KTPU_JOB_OFFSET + 8 : C_OFF;
+    job[KTPU_JOB_C_WORD] = t->bad == 3   ? KTPU_JOB_OFFSET + 8
+                           : t->bad == 5 ? A_OFF + (m - 1) * lda   /* C's first row is A's last */
+                           : t->bad == 6 ? B_OFF - 8                /* C's first row ends in BT's */
+                                         : C_OFF;
     job[KTPU_JOB_C_STRIDE_WORD] = ldc;
     job[KTPU_JOB_FLAGS_WORD] = KTPU_FIELD(JOB_FLAGS_FMT, t->fmt);
     job[KTPU_JOB_CLUSTERS_WORD] = t->clusters;
@@ -167,7 +171,7 @@ static void run_case(const struct tcase *t, unsigned seed)
             CHECK(sweep >= m * n * k / 512, "%s: sweep counters add up to %lu cycles", t->name, (unsigned long)sweep);
         }
     }
-    if (!t->bad || t->bad == 4) {
+    if (!t->bad || t->bad >= 4) {
         /* nothing outside C was written (row padding, both ends) */
         unsigned outside = 0;
         for (uint32_t off = C_OFF - 64; off < C_OFF + m * ldc + 64; off += 4) {
@@ -206,6 +210,8 @@ int main(void)
         {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0},
         {"K = 48", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 2, 0, 0, 0},
         {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0},
+        {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0},
+        {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0},
         {"A outside DRAM (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0},
         {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0},
         /* last: the stuck cluster stays stuck */

@@ -1,28 +1,80 @@
 #!/usr/bin/env bash
 # usage: bench_gemm.sh BUILD_DIR CSV [SHAPE...]
-# SPEC §15 GEMM grid on the co-simulator with the built-in GEMM firmware:
-# each MxKxN on 1, 2 and 4 clusters, FP16 (quantised on the way) and
-# pre-quantised MXFP7 operands, DRAM latency 64. One CSV row per run (from
-# ktpu-sim --csv) and a table on stdout. Every run is also a full check:
-# a run that fails its checks is marked FAIL and the bench exits non-zero.
+# SPEC §15 GEMM grid on the co-simulator with the built-in GEMM firmware
+# sequencing: each MxKxN on 1, 2 and 4 clusters, FP16 (quantised on the way)
+# and pre-quantised MXFP7 operands, at DRAM latency 64 (the default) and 1
+# (the shortest the DRAM model has; upstream's figures are for a zero-latency
+# bench RAM). Every run is also a full check: a run that fails its checks is
+# marked FAIL and the bench exits non-zero.
+#
+# CSV: one row per run, ktpu-sim --csv's columns plus the firmware's CPU busy
+# fraction, the commit, the seed and the DRAM latency. The previous run's CSV
+# is kept as CSV.prev and every row that got slower (more job cycles) than
+# the same row there is listed. With gnuplot, CSV.png plots % of peak per
+# shape (MXFP7, latency 64).
 set -u
 b=$1 csv=$2; shift 2
 shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(64x128x64 128x128x128 256x256x256 256x256x1024)
+seed=1
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- 2>/dev/null || commit="$commit+dirty"
 mkdir -p "$(dirname "$csv")"
-rm -f "$csv"
+[ -f "$csv" ] && mv -f "$csv" "$csv.prev"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 status=0
-printf '%-14s %-5s %8s %10s %10s %8s %12s\n' "MxKxN" "ops" "clusters" "cycles" "MACs/cyc" "% peak" "sim cyc/s"
-for s in "${shapes[@]}"; do
-  for fmt in fp16 mx; do
-    for c in 1 2 4; do
-      args=(--clusters "$c" --gemm-gen "$s" --seed 1 --max-cycles 100000000 --csv "$csv")
-      [ $fmt = mx ] && args+=(--preq)
-      if ! "$b/ktpu-sim" "${args[@]}" >/dev/null 2>&1; then status=1; fi
-      tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" \
-        '{ printf "%-14s %-5s %8s %10s %10s %8s %12s %s\n", s, f, c, $6, $7, $8, $15, ($10 == "pass" ? "" : "FAIL") }'
+printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %12s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "sim cyc/s"
+for lat in 64 1; do
+  for s in "${shapes[@]}"; do
+    for fmt in fp16 mx; do
+      for c in 1 2 4; do
+        args=(--clusters "$c" --gemm-gen "$s" --seed $seed --dram-latency $lat --max-cycles 100000000 --csv "$tmp/row.csv")
+        [ $fmt = mx ] && args+=(--preq)
+        rm -f "$tmp/row.csv"
+        "$b/ktpu-sim" "${args[@]}" >"$tmp/out.txt" 2>&1 || status=1
+        busy=$(sed -n 's/^gemm: CPU: .* busy \([0-9]*\)% of the job$/\1/p' "$tmp/out.txt")
+        if [ ! -s "$tmp/row.csv" ]; then
+          echo "bench: $s $fmt $c clusters latency $lat: no result row (ktpu-sim output follows)"
+          tail -n 5 "$tmp/out.txt"
+          status=1
+          continue
+        fi
+        [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency" >"$csv"
+        echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat" >>"$csv"
+        tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
+          '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %12s %s\n", s, f, c, l, $6, $7, $8, $16, $15, ($10 == "pass" ? "" : "FAIL") }'
+      done
     done
   done
 done
 echo "CSV: $csv"
+
+# rows slower than the previous run's (key: m, k, n, operands, clusters, latency)
+if [ -f "$csv.prev" ]; then
+  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$19] = $6; next }
+           FNR > 1 { k = $1","$2","$3","$4","$5","$19
+                     if (k in prev && $6 + 0 > prev[k] + 0) {
+                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $19, prev[k], $6; n++ } }
+           END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"
+fi
+
+if command -v gnuplot >/dev/null 2>&1; then
+  awk -F, 'FNR > 1 && $4 == "mx" && $19 == 64 { print $1"x"$2"x"$3, $5, $8 }' "$csv" >"$tmp/plot.dat"
+  gnuplot <<GP
+set terminal pngcairo size 900,500 noenhanced
+set output "$csv.png"
+set title "GEMM, MXFP7 operands, DRAM latency 64, CPU sequencing ($commit)"
+set ylabel "% of peak"
+set yrange [0:100]
+set style data histograms
+set style fill solid 0.8
+set key top left
+set xtics rotate by -20
+plot for [c in "1 2 4"] "< awk '\$2 == " . c . "' $tmp/plot.dat" using 3:xtic(1) title c . " cluster(s)"
+GP
+  [ -f "$csv.png" ] && echo "plot: $csv.png"
+else
+  echo "plot: gnuplot not installed (scripts/deps.sh installs it)"
+fi
 exit $status
