@@ -68,7 +68,8 @@ const char *ktpu_plan_err_name(enum ktpu_plan_err e)
  * tile's chunks are the rest's: short, so that the first sweep starts after
  * one chunk's fill rather than the whole K's, but long enough that a
  * chunk's sweep (sub-tiles x nk cycles) covers the CPU's two instructions
- * per chunk (FILL A, GEMM) for every cluster. A power of two (at most lim). */
+ * per chunk (FILL A, GEMM) for every cluster with a tile. A power of two
+ * (at most lim). */
 static unsigned resident_chunk(unsigned ncl, unsigned sub, unsigned lim)
 {
     unsigned need = ncl * 2u * CPU_PER_INSTR, nk = 1;
@@ -91,7 +92,7 @@ static unsigned resident_chunk(unsigned ncl, unsigned sub, unsigned lim)
         int bres = (uint64_t)gn * p->nkb <= half;                                                  \
         unsigned nk_max = umin(p->nkb, a_nk);                                                      \
         if (!bres) nk_max = umin(nk_max, udiv(half, gn));                                          \
-        else nk_max = resident_chunk(ncl, gm * gn, nk_max);                                        \
+        else nk_max = resident_chunk(umin(ncl, tiles), gm * gn, nk_max);                          \
         T chunks = cdiv(p->nkb, nk_max) + (!bres && p->nkb > nk_max); /* + the short first */      \
         T sweep = tpc * ((T)umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START); \
         T a_beats = tpc * gm * p->nkb * bpe;                                                       \
@@ -131,7 +132,7 @@ static unsigned gm_candidates(unsigned t, unsigned lim, unsigned ncl, unsigned *
 /* The tile without a search, for the shapes the machine is built for: the
  * whole accumulator as a gm x gn tile of powers of two, gn = gm or 2 gm
  * (16 x 32 groups for ACC_DEPTH 512), when it tiles C exactly and every
- * cluster gets the same number of tiles. Measured against the search's
+ * cluster gets the same number of tiles, or at most one. Measured against the search's
  * choice on the SPEC §15 grid (docs/gemm.md): as fast or faster, and the
  * search costs ~1k-3k CPU cycles before the first instruction. Sets
  * p->gm, p->gn, or leaves them 0 (search). */
@@ -142,7 +143,8 @@ static void regular_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
     unsigned gm = 1u << (lg / 2), gn = 1u << (lg - lg / 2);
     if (gm > half || gn > half || (p->gmt & (gm - 1)) || (p->gnt & (gn - 1))) return;
     unsigned tiles = (p->gmt >> (lg / 2)) * (p->gnt >> (lg - lg / 2));
-    if (tiles < ncl || (ncl & (ncl - 1)) || (tiles & (ncl - 1))) return;
+    /* fewer tiles than clusters: one each and the rest idle (no split-K) */
+    if (tiles >= ncl && ((ncl & (ncl - 1)) || (tiles & (ncl - 1)))) return;
     p->gm = gm;
     p->gn = gn;
 }
@@ -239,7 +241,7 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     p->b_resident = (uint64_t)p->gn * p->nkb <= half;
     p->nk_max = umin(p->nkb, udiv(half, p->gm));
     if (!p->b_resident) p->nk_max = umin(p->nk_max, udiv(half, p->gn));
-    else p->nk_max = resident_chunk(cfg->clusters, p->gm * p->gn, p->nk_max);
+    else p->nk_max = resident_chunk(umin(cfg->clusters, p->ntiles), p->gm * p->gn, p->nk_max);
     if (MUT(6)) p->nk_max++;
     /* K chunks: nk_max blocks each (the last takes the rest). Only the
      * first tile of a cluster with streamed BT starts with a short chunk
