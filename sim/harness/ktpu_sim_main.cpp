@@ -380,6 +380,13 @@ int main(int argc, char **argv)
     if (entry != KTPU_RAM_BASE)
         std::fprintf(stderr, "ktpu-sim: warning: %s: entry 0x%08x, but the CPU starts at 0x%08x\n",
                      opt.elf, (unsigned)entry, (unsigned)KTPU_RAM_BASE);
+    bool ram_loaded = false;
+    for (uint32_t b = 0; b < KTPU_RAM_BYTES && !ram_loaded; b++) ram_loaded = ram->set[b];
+    if (!ram_loaded)
+        std::fprintf(stderr, "ktpu-sim: warning: %s: no segment in local RAM (0x%08x..0x%08x): the "
+                             "CPU starts at 0x%08x in RAM this program never wrote\n",
+                     opt.elf, (unsigned)KTPU_RAM_BASE, (unsigned)(KTPU_RAM_BASE + KTPU_RAM_BYTES - 1),
+                     (unsigned)KTPU_RAM_BASE);
     if (opt.lockstep) {
         g_iss = ktpu_iss_new();
         if (!g_iss) die("%s", "out of memory for the lockstep model");
