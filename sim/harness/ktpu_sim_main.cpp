@@ -96,8 +96,8 @@ const char *kUsage =
     "A run that does not pass replaces no C.npy.\n"
     "\n"
     "exit status: the program's SIM_EXIT status; 124 time-out; 125 harness error\n"
-    "(bad option, input or output path, unloadable ELF); 126 lockstep mismatch.\n"
-    "With --gemm:\n"
+    "(bad option, input or output path, unloadable ELF, a SIM_EXIT store that is\n"
+    "not a 32-bit sw); 126 lockstep mismatch. With --gemm:\n"
     "0 every check passed and the job is done; 1 a check failed (mismatch,\n"
     "coverage, canary, flags); 2 the job reported an error (named) or ended with\n"
     "numeric flags; 124, 125 as above.\n";
@@ -443,6 +443,7 @@ int main(int argc, char **argv)
     // ---- run ----
     uint64_t cycles = 0;
     int status = -1;
+    unsigned bad_exit_be = 0;   // lanes of a SIM_EXIT store that was not a sw
     int pending_rx = uin ? std::fgetc(uin) : EOF;
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
@@ -473,7 +474,11 @@ int main(int argc, char **argv)
             }
         }
         if (g_mismatch) break;
-        if (top->sim_exit_valid_o) { status = (int)top->sim_exit_code_o; break; }
+        if (top->sim_exit_valid_o) {
+            if (top->sim_exit_be_o != 0xFu) { bad_exit_be = top->sim_exit_be_o; break; }
+            status = (int)top->sim_exit_code_o;
+            break;
+        }
         if (opt.gemm() && (cycles & 0xFFFFF) == 0) {
             std::time_t now = std::time(nullptr);
             if (now - last_progress >= 10) {
@@ -502,6 +507,15 @@ int main(int argc, char **argv)
         ktpu_iss_free(g_iss);
     }
     if (g_mismatch) return kExitLockstep;
+    if (bad_exit_be) {
+        unsigned lanes = (bad_exit_be & 1u) + (bad_exit_be >> 1 & 1u) + (bad_exit_be >> 2 & 1u) +
+                         (bad_exit_be >> 3 & 1u);
+        std::fprintf(stderr, "ktpu-sim: error: SIM_EXIT: a %u-byte store (%s, byte lanes 0x%x) at "
+                             "cycle %" PRIu64 ": SPEC 2 defines SIM_EXIT as a 32-bit store (sw); "
+                             "not taken as an exit status\n",
+                     lanes, lanes == 1 ? "sb" : lanes == 2 ? "sh" : "?", bad_exit_be, cycles);
+        return kExitHarness;
+    }
     if (status < 0) {
         std::fprintf(stderr, "ktpu-sim: time-out: no SIM_EXIT within %" PRIu64 " cycles (--max-cycles)%s\n",
                      opt.max_cycles, opt.gemm() ? "; no C written" : "");

@@ -3,7 +3,7 @@
 # build/ktpu-sim's contract (SPEC §2): exit status passthrough, time-out,
 # options, and a named one-line error with status 125 for every bad input.
 # DIR holds spin.elf exit42.elf dram_latency.elf echo.elf far.elf hello.elf
-# dram_only.elf gemm_one_m0.elf.
+# exit_sb.elf exit_sh.elf dram_only.elf gemm_one_m0.elf.
 set -u
 sim=$(realpath "$1") d=$(realpath "$2")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -111,6 +111,9 @@ check "a FIFO as the program" 125 "p.fifo: not a regular file \(a FIFO\)" -- bou
 check "/dev/zero as the program" 125 "/dev/zero: not a regular file \(a character device\)" -- bounded "$sim" /dev/zero
 check "/dev/zero as an operand" 125 "/dev/zero: not a regular file \(a character device\)" -- bounded "$sim" --firmware "$one" --gemm /dev/zero /dev/zero -o cz.npy
 check "a FIFO as an operand" 125 "p.fifo: not a regular file \(a FIFO\)" -- bounded "$sim" --firmware "$one" --gemm p.fifo p.fifo -o cz.npy
+# SIM_EXIT is a 32-bit store (SPEC §2): sb and sh are refused by name
+check "sb to SIM_EXIT" 125 "SIM_EXIT: a 1-byte store \(sb, byte lanes 0x1\)" -- "$sim" --max-cycles 5000 "$d/exit_sb.elf"
+check "sh to SIM_EXIT" 125 "SIM_EXIT: a 2-byte store \(sh, byte lanes 0x3\)" -- "$sim" --max-cycles 5000 "$d/exit_sh.elf"
 # an ELF with nothing for local RAM, where the CPU starts
 check "DRAM-only ELF warned" 124 "warning: .*dram_only.elf: no segment in local RAM" -- "$sim" --max-cycles 2000 "$d/dram_only.elf"
 cd - >/dev/null
