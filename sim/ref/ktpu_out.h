@@ -46,7 +46,10 @@ int ktpu_out_open(struct ktpu_out *o, const char *path, char err[KTPU_OUT_ERR_LE
 int ktpu_out_copy_existing(struct ktpu_out *o, char err[KTPU_OUT_ERR_LEN]);
 
 /* Close o->f so that another writer (Verilator's FST writer) can write
- * o->tmp by name; commit then syncs and renames it as usual. */
+ * o->tmp by name; commit then syncs and renames it as usual. Files that
+ * writer makes beside o->tmp on its own (the FST writer's o->tmp.hier,
+ * removed when it closes) are not known here: a process killed while it
+ * writes leaves them, under the same unpredictable name. */
 int ktpu_out_release(struct ktpu_out *o, char err[KTPU_OUT_ERR_LEN]);
 
 /* Step 3. o is freed whether it succeeds or not. */
