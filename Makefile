@@ -112,9 +112,10 @@ GEN_SV   := $(GEN)/ktpu_pkg.sv
 GEN_H    := $(GEN)/ktpu_defs.h
 GEN_DEFS := $(BUILD)/tools/gen_defs
 
-$(GEN_DEFS): scripts/gen_defs.c
+# Its outputs go through the host tools' one output writer (sim/ref/ktpu_out.c).
+$(GEN_DEFS): scripts/gen_defs.c sim/ref/ktpu_out.c sim/ref/ktpu_out.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) -Isim/ref -o $@ $< sim/ref/ktpu_out.c
 
 $(GEN_SV) $(GEN_H) &: $(DEFS_SRC) $(GEN_DEFS)
 	@mkdir -p $(GEN)

@@ -2,12 +2,16 @@
  *
  * usage: gen_defs DEF_FILE OUT_SV OUT_H
  * Every name must be unique after expansion and every field must fit in 32
- * bits; a violation stops the build with the file and line. */
+ * bits; a violation stops the build with the file and line. Both outputs are
+ * written through sim/ref/ktpu_out.c (the one output writer) and replaced
+ * only when both were written completely. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ktpu_out.h"
 
 #define MAX_ITEMS 1024
 #define NAME_LEN 64
@@ -137,8 +141,15 @@ int main(int argc, char **argv)
     }
     fclose(in);
 
-    FILE *sv = fopen(argv[2], "w"), *h = fopen(argv[3], "w");
-    if (!sv || !h) { perror("output"); return 1; }
+    struct ktpu_out o_sv, o_h;
+    char oerr[KTPU_OUT_ERR_LEN];
+    if (ktpu_out_open(&o_sv, argv[2], oerr)) { fprintf(stderr, "gen_defs: %s\n", oerr); return 1; }
+    if (ktpu_out_open(&o_h, argv[3], oerr)) {
+        fprintf(stderr, "gen_defs: %s\n", oerr);
+        ktpu_out_abort(&o_sv);
+        return 1;
+    }
+    FILE *sv = o_sv.f, *h = o_h.f;
     const char *banner = "generated from data/ktpu.def by scripts/gen_defs.c -- do not edit";
     fprintf(sv, "// %s\n`ifndef KTPU_PKG_SV\n`define KTPU_PKG_SV\npackage ktpu_pkg;\n", banner);
     fprintf(h, "/* %s */\n#ifndef KTPU_DEFS_H\n#define KTPU_DEFS_H\n\n", banner);
@@ -181,6 +192,10 @@ int main(int argc, char **argv)
         fputc('\n', h);
     }
     fprintf(h, "\n#endif\n");
-    if (fclose(sv) || fclose(h)) { perror("output"); return 1; }
+    if (ktpu_out_commit(&o_sv, oerr) || ktpu_out_commit(&o_h, oerr)) {
+        fprintf(stderr, "gen_defs: %s\n", oerr);
+        ktpu_out_abort(&o_h);
+        return 1;
+    }
     return 0;
 }

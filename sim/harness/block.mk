@@ -14,7 +14,8 @@ KTPU_SIM    := $(BUILD)/ktpu-sim
 KTPU_SIM1   := $(BUILD)/ktpu-sim-1
 KTPU_SIM4   := $(BUILD)/ktpu-sim-4
 
-$(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h $(GEN_H)
+$(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) \
+                           $(addprefix sim/ref/,ktpu_ref.h ktpu_npy.h ktpu_in.h ktpu_out.h) $(GEN_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -I$(REF_INC) -c -o $@ $<
 

@@ -3,7 +3,8 @@
  * host's layout and alignment never matter. */
 #include "ktpu_elf.h"
 
-#include <errno.h>
+#include "ktpu_in.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,17 +42,12 @@ static const struct ktpu_elf_region *find(const struct ktpu_elf_region *r, int n
 int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n_regions,
                   uint32_t *entry, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, err_len, "cannot open: %s", strerror(errno));
-    if (fseek(f, 0, SEEK_END) != 0) { fclose(f); return fail(err, err_len, "cannot seek"); }
-    long size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) { fclose(f); return fail(err, err_len, "cannot seek"); }
-    uint8_t *img = malloc(size ? (size_t)size : 1u);
-    if (!img) { fclose(f); return fail(err, err_len, "out of memory"); }
-    size_t got = fread(img, 1, (size_t)size, f);
-    fclose(f);
+    uint8_t *img;
+    size_t size;
+    char ierr[KTPU_IN_ERR_LEN];
+    if (ktpu_in_read(path, KTPU_ELF_MAX_BYTES, &img, &size, ierr) != 0)
+        return fail(err, err_len, "%s", ierr);
     int rc = -1;
-    if (got != (size_t)size) { fail(err, err_len, "short read"); goto out; }
 
     if (size < 52 || memcmp(img, "\177ELF", 4) != 0) {
         fail(err, err_len, "not an ELF file");

@@ -21,7 +21,12 @@ struct ktpu_elf_region {
     void *ctx;
 };
 
-/* Loads every PT_LOAD segment (file bytes, then zeros up to p_memsz) at
+/* The largest ELF file read: a bound far above any program for 128 KiB of
+ * RAM and 16 MiB of DRAM, with its debug sections. */
+#define KTPU_ELF_MAX_BYTES ((size_t)256 << 20)
+
+/* Reads path (a regular file of at most KTPU_ELF_MAX_BYTES, ktpu_in.h) and
+ * loads every PT_LOAD segment (file bytes, then zeros up to p_memsz) at
  * p_paddr. Every byte must land in one region. Returns 0, or -1 with a
  * one-line reason in err (the file name is not included). *entry gets
  * e_entry. */

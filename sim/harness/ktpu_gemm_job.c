@@ -11,6 +11,7 @@
 #include "ktpu_defs.h"
 #include "ktpu_err.h"
 #include "ktpu_npy.h"
+#include "ktpu_out.h"
 #include "ktpu_ref.h"
 #include "ktpu_rng.h"
 
@@ -42,23 +43,50 @@ static const char *const clop_names[] = {KTPU_CLOP_LIST(NAME_ENTRY)};
 
 /* ---- operands -------------------------------------------------------- */
 
-/* Allocate the padded operands and the reference arrays for (m, k, n). */
-static int alloc_padded(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, char *err)
+/* Shape, padding and DRAM layout, before anything is allocated: job block,
+ * then A, BT, C each from a 4 KiB boundary; C with a guard band before and
+ * after and 32 bytes of row padding, all canary. */
+int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, int preq,
+                       uint32_t dram_bytes, char err[KTPU_GEMM_ERR_LEN])
 {
+    if (m == 0 || k == 0 || n == 0)
+        return fail(err, "GEMM %zu x %zu x %zu: every dimension must be at least 1", m, k, n);
+    /* 16 MiB of DRAM bounds every real job far below this; it keeps the
+     * products below from overflowing before the DRAM check says so. */
+    if (m > KTPU_GEMM_MAX_DIM || k > KTPU_GEMM_MAX_DIM || n > KTPU_GEMM_MAX_DIM)
+        return fail(err, "GEMM %zu x %zu x %zu is too large (each dimension at most %u)", m, k,
+                    n, (unsigned)KTPU_GEMM_MAX_DIM);
     j->m = m, j->k = k, j->n = n;
     j->mp = round_up(m, KTPU_TILE_ROWS);
     j->np = round_up(n, KTPU_TILE_COLS);
     j->kp = round_up(k, KTPU_MX_BLOCK_K);
-    /* 16 MiB of DRAM bounds every real job far below these; they only keep
-     * the products below from overflowing before place() says so. */
-    if (j->mp > 65536 || j->np > 65536 || j->kp > 65536)
-        return fail(err, "GEMM %zu x %zu x %zu is too large (each dimension at most 65536)", m, k,
-                    n);
+    j->preq = preq;
+    uint64_t bpr = preq ? j->kp : 2u * j->kp;   /* bytes per operand row */
+    uint64_t a_off = round_up(KTPU_JOB_OFFSET + KTPU_JOB_BYTES, 4096);
+    uint64_t b_off = round_up(a_off + j->mp * bpr, 4096);
+    uint64_t guard_lo = round_up(b_off + j->np * bpr, 4096);
+    uint64_t ldc = 2u * j->np + 32u;
+    uint64_t c_off = guard_lo + GUARD_BYTES;
+    uint64_t guard_hi = c_off + j->mp * ldc;
+    uint64_t end = guard_hi + GUARD_BYTES;
+    if (end > dram_bytes)
+        return fail(err, "GEMM %zu x %zu x %zu needs %llu bytes of DRAM for A, BT and C; the "
+                         "simulated DRAM has %u",
+                    m, k, n, (unsigned long long)end, (unsigned)dram_bytes);
+    j->a_off = (uint32_t)a_off, j->b_off = (uint32_t)b_off, j->lda = j->ldb = (uint32_t)bpr;
+    j->guard_lo = (uint32_t)guard_lo, j->c_off = (uint32_t)c_off, j->ldc = (uint32_t)ldc;
+    j->guard_hi = (uint32_t)guard_hi, j->end = (uint32_t)end;
+    return 0;
+}
+
+/* The padded operands and the coverage map of a planned job. */
+static int alloc_padded(struct ktpu_gemm_job *j, char *err)
+{
     j->a = calloc(j->mp * j->kp, sizeof *j->a);
     j->bt = calloc(j->np * j->kp, sizeof *j->bt);
     j->covered = calloc(j->mp * j->np, 1);
     if (!j->a || !j->bt || !j->covered)
-        return fail(err, "out of memory for a %zu x %zu x %zu GEMM", m, k, n);
+        return fail(err, "out of memory for a %zu x %zu x %zu GEMM", j->m, j->k, j->n);
     return 0;
 }
 
@@ -76,7 +104,7 @@ static int check_matrix(const char *name, const struct ktpu_npy *x, char *err)
 }
 
 int ktpu_gemm_job_load(struct ktpu_gemm_job *j, const char *path_a, const char *path_b,
-                       char err[KTPU_GEMM_ERR_LEN])
+                       int preq, uint32_t dram_bytes, char err[KTPU_GEMM_ERR_LEN])
 {
     struct ktpu_npy a, b;
     char nerr[KTPU_NPY_ERR_LEN];
@@ -94,7 +122,9 @@ int ktpu_gemm_job_load(struct ktpu_gemm_job *j, const char *path_a, const char *
         rc = fail(err, "%s is %zu x %zu but %s is %zu x %zu: K differs (A is M x K, BT is N x K)",
                   path_a, a.shape[0], a.shape[1], path_b, b.shape[0], b.shape[1]);
     if (!rc)
-        rc = alloc_padded(j, a.shape[0], a.shape[1], b.shape[0], err);
+        rc = ktpu_gemm_job_plan(j, a.shape[0], a.shape[1], b.shape[0], preq, dram_bytes, err);
+    if (!rc)
+        rc = alloc_padded(j, err);
     if (!rc) {
         for (size_t i = 0; i < j->m; i++)
             memcpy(j->a + i * j->kp, a.data + i * j->k, j->k * 2u);
@@ -179,13 +209,12 @@ int ktpu_gemm_dist_parse(const char *s, enum ktpu_gemm_dist *d)
     return -1;
 }
 
-int ktpu_gemm_job_generate(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n,
-                           enum ktpu_gemm_dist dist, uint64_t seed, char err[KTPU_GEMM_ERR_LEN])
+int ktpu_gemm_job_generate(struct ktpu_gemm_job *j, enum ktpu_gemm_dist dist, uint64_t seed,
+                           char err[KTPU_GEMM_ERR_LEN])
 {
+    size_t m = j->m, k = j->k, n = j->n;
     j->name_a = "A (generated)", j->name_b = "BT (generated)";
-    if (m == 0 || k == 0 || n == 0)
-        return fail(err, "--gemm-gen: every dimension must be at least 1 (got %zux%zux%zu)", m, k, n);
-    if (alloc_padded(j, m, k, n, err))
+    if (alloc_padded(j, err))
         return -1;
     ktpu_rng_seed(&rng_state, seed);
     j->worst = dist == KTPU_DIST_WORST;
@@ -269,33 +298,21 @@ static uint32_t job_read(const struct ktpu_gemm_io *io, unsigned word)
     return io->read32(io->ctx, KTPU_JOB_OFFSET + 4u * word);
 }
 
-int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io, int preq,
+int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
                         unsigned use_clusters, unsigned clusters_present,
                         char err[KTPU_GEMM_ERR_LEN])
 {
     size_t mp = j->mp, np = j->np, kp = j->kp, nkb = kp / 32u;
-    j->preq = preq;
+    int preq = j->preq;
     j->clusters_present = clusters_present;
     if (use_clusters > clusters_present)
         return fail(err, "--use-clusters %u: this machine has %u clusters", use_clusters,
                     clusters_present);
-    /* Layout: job block, then A, BT, C each from a 4 KiB boundary; C with a
-     * guard band before and after and 32 bytes of row padding, all canary. */
-    uint64_t bpr = preq ? kp : 2u * kp;   /* bytes per operand row */
-    uint64_t a_off = round_up(KTPU_JOB_OFFSET + KTPU_JOB_BYTES, 4096);
-    uint64_t b_off = round_up(a_off + mp * bpr, 4096);
-    uint64_t guard_lo = round_up(b_off + np * bpr, 4096);
-    uint64_t ldc = 2u * np + 32u;
-    uint64_t c_off = guard_lo + GUARD_BYTES;
-    uint64_t guard_hi = c_off + mp * ldc;
-    uint64_t end = guard_hi + GUARD_BYTES;
-    if (end > io->dram_bytes)
-        return fail(err, "GEMM %zu x %zu x %zu needs %llu bytes of DRAM for A, BT and C; the "
-                         "simulated DRAM has %u",
-                    j->m, j->k, j->n, (unsigned long long)end, (unsigned)io->dram_bytes);
-    j->a_off = (uint32_t)a_off, j->b_off = (uint32_t)b_off, j->lda = j->ldb = (uint32_t)bpr;
-    j->guard_lo = (uint32_t)guard_lo, j->c_off = (uint32_t)c_off, j->ldc = (uint32_t)ldc;
-    j->guard_hi = (uint32_t)guard_hi, j->end = (uint32_t)end;
+    if (j->end > io->dram_bytes)   /* planned for another DRAM */
+        return fail(err, "GEMM %zu x %zu x %zu needs %u bytes of DRAM; the simulated DRAM has %u",
+                    j->m, j->k, j->n, (unsigned)j->end, (unsigned)io->dram_bytes);
+    uint64_t bpr = j->lda, a_off = j->a_off, b_off = j->b_off, guard_lo = j->guard_lo;
+    uint64_t end = j->end;
 
     j->qa = malloc(mp * kp), j->qb = malloc(np * kp);
     j->sa = malloc(mp * nkb), j->sb = malloc(np * nkb);
@@ -572,19 +589,22 @@ int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
 }
 
 int ktpu_gemm_job_write_c(const struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
-                          const char *path, char err[KTPU_GEMM_ERR_LEN])
+                          struct ktpu_out *out, char err[KTPU_GEMM_ERR_LEN])
 {
     uint16_t *c = malloc(j->m * j->n * sizeof *c + 2);
     char nerr[KTPU_NPY_ERR_LEN];
     if (!c)
-        return fail(err, "out of memory writing %s", path);
+        return fail(err, "out of memory writing %s", out->path);
     for (size_t i = 0; i < j->m; i++)
         for (size_t k = 0; k < j->n; k++)
             c[i * j->n + k] = rd16(io, (uint32_t)(j->c_off + i * j->ldc + 2u * k));
     size_t shape[2] = {j->m, j->n};
-    int rc = ktpu_npy_write_f16(path, c, 2, shape, nerr);
+    int rc = ktpu_npy_write_f16_to(out->f, out->path, c, 2, shape, nerr);
     free(c);
-    return rc ? fail(err, "%s", nerr) : 0;
+    if (rc)
+        return fail(err, "%s", nerr);
+    char oerr[KTPU_OUT_ERR_LEN];
+    return ktpu_out_commit(out, oerr) ? fail(err, "%s", oerr) : 0;
 }
 
 void ktpu_gemm_job_free(struct ktpu_gemm_job *j)

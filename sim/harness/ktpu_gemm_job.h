@@ -19,6 +19,10 @@ extern "C" {
 #endif
 
 #define KTPU_GEMM_ERR_LEN 320
+/* The largest M, K or N (after padding too); DRAM refuses far smaller. */
+#define KTPU_GEMM_MAX_DIM 65536u
+
+struct ktpu_out;
 
 /* DRAM backdoor (byte offsets from the DRAM base, word aligned). */
 struct ktpu_gemm_io {
@@ -57,14 +61,21 @@ struct ktpu_gemm_job {
     long corrupt_row, corrupt_col;
 };
 
-/* Read A (M x K) and BT (N x K) from FP16 .npy files, check them (2-D,
- * equal K, every element finite, at least 1 x 1 x 1) and pad them. */
-int ktpu_gemm_job_load(struct ktpu_gemm_job *j, const char *path_a, const char *path_b,
-                       char err[KTPU_GEMM_ERR_LEN]);
+/* Shape (each dimension 1..KTPU_GEMM_MAX_DIM), padding and DRAM layout
+ * (operands stored pre-quantised if preq), checked against dram_bytes
+ * before anything is allocated or generated. */
+int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, int preq,
+                       uint32_t dram_bytes, char err[KTPU_GEMM_ERR_LEN]);
 
-/* Generate A and BT (FP16) from a seed and a distribution, then pad. */
-int ktpu_gemm_job_generate(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n,
-                           enum ktpu_gemm_dist dist, uint64_t seed,
+/* Read A (M x K) and BT (N x K) from FP16 .npy files, check them (2-D,
+ * equal K, every element finite, at least 1 x 1 x 1), plan the job (above)
+ * and pad them. */
+int ktpu_gemm_job_load(struct ktpu_gemm_job *j, const char *path_a, const char *path_b,
+                       int preq, uint32_t dram_bytes, char err[KTPU_GEMM_ERR_LEN]);
+
+/* Generate A and BT (FP16) of a planned job from a seed and a
+ * distribution, then pad. */
+int ktpu_gemm_job_generate(struct ktpu_gemm_job *j, enum ktpu_gemm_dist dist, uint64_t seed,
                            char err[KTPU_GEMM_ERR_LEN]);
 
 /* Parse "normal" | "uniform" | "relu" | "lowrank" | "worst". */
@@ -73,9 +84,10 @@ int ktpu_gemm_dist_parse(const char *s, enum ktpu_gemm_dist *d);
 /* Quantise (reference quantiser; with preq and the worst distribution every
  * 16th stored element of both operands is then set to -64, the packing
  * worst case only pre-quantised data can hold), compute the reference,
- * lay out DRAM and write operands, C canaries and the job block (status
- * PENDING, TILE_MBOX set, clusters = use_clusters, 0 = all). */
-int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io, int preq,
+ * write operands, C canaries and the job block into DRAM in the planned
+ * layout (status PENDING, TILE_MBOX set, clusters = use_clusters, 0 = all).
+ * use_clusters above clusters_present is refused. */
+int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
                         unsigned use_clusters, unsigned clusters_present,
                         char err[KTPU_GEMM_ERR_LEN]);
 
@@ -107,9 +119,10 @@ struct ktpu_gemm_summary {
 void ktpu_gemm_job_summary(const struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
                            struct ktpu_gemm_summary *s);
 
-/* Write C (trimmed to m x n, read from DRAM) as FP16 .npy. */
+/* Write C (trimmed to m x n, read from DRAM) as FP16 .npy to an output
+ * opened before the run (ktpu_out.h) and commit it. */
 int ktpu_gemm_job_write_c(const struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
-                          const char *path, char err[KTPU_GEMM_ERR_LEN]);
+                          struct ktpu_out *out, char err[KTPU_GEMM_ERR_LEN]);
 
 void ktpu_gemm_job_free(struct ktpu_gemm_job *j);
 

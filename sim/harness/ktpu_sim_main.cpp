@@ -20,10 +20,12 @@
 #include "verilated_fst_c.h"
 
 extern "C" {
+#include "ktpu_arg.h"
 #include "ktpu_defs.h"
 #include "ktpu_elf.h"
 #include "ktpu_gemm_job.h"
 #include "ktpu_iss.h"
+#include "ktpu_out.h"
 #include "ktpu_rvfi.h"
 }
 
@@ -32,6 +34,8 @@ namespace {
 const uint64_t kDefaultMaxCycles = 50000000;  // ~10-30 s of host time
 const int kExitTimeout = 124, kExitHarness = 125, kExitLockstep = 126;
 const int kExitCheck = 1, kExitJob = 2;
+const uint64_t kMachines[] = {1, 2, 4};   // --clusters: the machines built (ktpu-sim-N)
+const uint64_t kMaxClusters = 4;
 
 const char *kUsage =
     "usage: ktpu-sim [options] PROGRAM.elf\n"
@@ -54,6 +58,10 @@ const char *kUsage =
     "  --clusters N       run the machine with N clusters: 1, 2 (this default) or 4\n"
     "                     (runs the sibling build ktpu-sim-N beside this program)\n"
     "  --help             this text\n"
+    "Numbers are decimal digits only (no sign, blanks, 0x or octal: 010 is ten)\n"
+    "and must be in the option's range, else status 125 with the option named.\n"
+    "A value that should be a file name may not begin with '-' (-o --stats is\n"
+    "refused; write ./--stats).\n"
     "\n"
     "GEMM (SPEC 2): the built-in GEMM firmware on A (M x K) and BT (N x K), FP16\n"
     "C-order .npy; C (M x N, FP16) is written to C.npy only if every check passed.\n"
@@ -77,9 +85,19 @@ const char *kUsage =
     "  --csv FILE         append one result row (shape, cycles, % of peak) to FILE\n"
     "  --test-corrupt-ref R,C  flip the last bit of reference element C[R][C]\n"
     "                     (shows the tile check failing)\n"
+    "M, K, N are 1..65536 each, and the job must fit the simulated DRAM (16 MiB);\n"
+    "both are checked before anything is generated or read into memory.\n"
+    "\n"
+    "Files: inputs (PROGRAM, A.npy, BT.npy, --firmware) are read from regular\n"
+    "files only. Every output (-o, --csv, --trace) is opened before the\n"
+    "simulation starts, as a fresh temporary file beside it (mkstemp), and\n"
+    "renamed over it at the end (synced first); an existing output that is not\n"
+    "a regular file (a directory, device, FIFO or symbolic link) is refused.\n"
+    "A run that does not pass replaces no C.npy.\n"
     "\n"
     "exit status: the program's SIM_EXIT status; 124 time-out; 125 harness error\n"
-    "(bad option or input, unloadable ELF); 126 lockstep mismatch. With --gemm:\n"
+    "(bad option, input or output path, unloadable ELF, a SIM_EXIT store that is\n"
+    "not a 32-bit sw); 126 lockstep mismatch. With --gemm:\n"
     "0 every check passed and the job is done; 1 a check failed (mismatch,\n"
     "coverage, canary, flags); 2 the job reported an error (named) or ended with\n"
     "numeric flags; 124, 125 as above.\n";
@@ -93,6 +111,7 @@ struct Options {
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
     const char *gen = nullptr, *dist = "normal", *csv = nullptr;
+    uint64_t shape[3] = {0, 0, 0};   // --gemm-gen M, K, N
     bool preq = false;
     long clusters = -1, use_clusters = 0, corrupt_row = -1, corrupt_col = -1;
     bool gemm() const { return gemm_a || gen; }
@@ -106,13 +125,19 @@ struct Options {
     std::exit(kExitHarness);
 }
 
-uint64_t parse_u64(const char *opt, const char *s)
+// Every value from the command line goes through ktpu_arg (sim/ref).
+uint64_t num(const char *opt, const char *v, uint64_t lo, uint64_t hi)
 {
-    if (!s) die("%s needs a value", opt);
-    char *end;
-    errno = 0;
-    unsigned long long v = std::strtoull(s, &end, 0);
-    if (errno || *end || !*s || s[0] == '-') die("bad number for option: %s", opt);
+    uint64_t x = 0;
+    char err[KTPU_ARG_ERR_LEN];
+    if (ktpu_arg_u64(opt, v, lo, hi, &x, err)) die("%s", err);
+    return x;
+}
+
+const char *file(const char *opt, const char *v)
+{
+    char err[KTPU_ARG_ERR_LEN];
+    if (ktpu_arg_file(opt, v, err)) die("%s", err);
     return v;
 }
 
@@ -126,54 +151,55 @@ Options parse(int argc, char **argv)
             std::fputs(kUsage, stdout);
             std::exit(0);
         } else if (!std::strcmp(a, "--max-cycles")) {
-            o.max_cycles = parse_u64(a, v); i++;
-            if (o.max_cycles == 0) die("%s must be at least 1", a);
+            o.max_cycles = num(a, v, 1, UINT64_MAX); i++;
         } else if (!std::strcmp(a, "--trace")) {
-            if (!v) die("%s needs a file name", a);
-            o.trace = v; i++;
+            o.trace = file(a, v); i++;
         } else if (!std::strcmp(a, "--seed")) {
-            o.seed = parse_u64(a, v); i++;
+            o.seed = num(a, v, 0, UINT64_MAX); i++;
         } else if (!std::strcmp(a, "--dram-latency")) {
-            uint64_t l = parse_u64(a, v); i++;
-            if (l < 1 || l > 100000) die("%s must be 1..100000", a);
-            o.dram_latency = (long)l;
+            o.dram_latency = (long)num(a, v, 1, 100000); i++;
         } else if (!std::strcmp(a, "--uart-in")) {
-            if (!v) die("%s needs a file name", a);
-            o.uart_in = v; i++;
+            o.uart_in = file(a, v); i++;
         } else if (!std::strcmp(a, "--lockstep")) {
             o.lockstep = true;
         } else if (!std::strcmp(a, "--stats")) {
             o.stats = true;
         } else if (!std::strcmp(a, "--gemm")) {
+            o.gemm_a = file(a, v);
             if (i + 2 >= argc) die("%s needs two files: A.npy BT.npy", a);
-            o.gemm_a = argv[i + 1]; o.gemm_b = argv[i + 2]; i += 2;
+            o.gemm_b = file(a, argv[i + 2]); i += 2;
         } else if (!std::strcmp(a, "--gemm-gen")) {
-            if (!v) die("%s needs a shape MxKxN", a);
+            static const char *const names[3] = {"M", "K", "N"};
+            char err[KTPU_ARG_ERR_LEN];
+            if (ktpu_arg_tuple(a, v, 'x', "MxKxN, e.g. 64x128x64", names, 3, 1, KTPU_GEMM_MAX_DIM,
+                               o.shape, err))
+                die("%s", err);
             o.gen = v; i++;
         } else if (!std::strcmp(a, "--dist")) {
             if (!v) die("%s needs a distribution", a);
             o.dist = v; i++;
         } else if (!std::strcmp(a, "-o")) {
-            if (!v) die("%s needs a file name", a);
-            o.out_c = v; i++;
+            o.out_c = file(a, v); i++;
         } else if (!std::strcmp(a, "--firmware")) {
-            if (!v) die("%s needs a file name", a);
-            o.firmware = v; i++;
+            o.firmware = file(a, v); i++;
         } else if (!std::strcmp(a, "--csv")) {
-            if (!v) die("%s needs a file name", a);
-            o.csv = v; i++;
+            o.csv = file(a, v); i++;
         } else if (!std::strcmp(a, "--preq")) {
             o.preq = true;
         } else if (!std::strcmp(a, "--clusters")) {
-            o.clusters = (long)parse_u64(a, v); i++;
+            uint64_t c = 0;
+            char err[KTPU_ARG_ERR_LEN];
+            if (ktpu_arg_one_of(a, v, kMachines, 3, &c, err)) die("%s", err);
+            o.clusters = (long)c; i++;
         } else if (!std::strcmp(a, "--use-clusters")) {
-            o.use_clusters = (long)parse_u64(a, v); i++;
+            o.use_clusters = (long)num(a, v, 1, kMaxClusters); i++;
         } else if (!std::strcmp(a, "--test-corrupt-ref")) {
-            unsigned long r, c;
-            char tail;
-            if (!v || std::sscanf(v, "%lu,%lu%c", &r, &c, &tail) != 2)
-                die("%s needs ROW,COL", a);
-            o.corrupt_row = (long)r; o.corrupt_col = (long)c; i++;
+            static const char *const names[2] = {"ROW", "COL"};
+            uint64_t rc[2];
+            char err[KTPU_ARG_ERR_LEN];
+            if (ktpu_arg_tuple(a, v, ',', "ROW,COL", names, 2, 0, KTPU_GEMM_MAX_DIM - 1, rc, err))
+                die("%s", err);
+            o.corrupt_row = (long)rc[0]; o.corrupt_col = (long)rc[1]; i++;
         } else if (a[0] == '-' && a[1]) {
             die("unknown option %s (see --help)", a);
         } else if (o.elf) {
@@ -262,12 +288,49 @@ int main(int argc, char **argv)
         execv(sib.c_str(), argv);
         die("--clusters: cannot run %s", sib.c_str());
     }
+    if (opt.use_clusters > (long)kClusters)
+        die("%s", ("--use-clusters " + std::to_string(opt.use_clusters) + ": this machine has " +
+                   std::to_string(kClusters) + " clusters (see --clusters)").c_str());
     std::string fw_default;
     if (opt.gemm() && !opt.firmware) {
         fw_default = exe_dir() + "/fw/ktpu_gemm.elf";
         opt.firmware = fw_default.c_str();
     }
     if (opt.gemm()) opt.elf = opt.firmware;
+    if (opt.gemm() && access(opt.firmware, R_OK) != 0)
+        die("GEMM firmware %s not found (make build/fw/ktpu_gemm.elf, or give --firmware FILE)",
+            opt.firmware);
+
+    // ---- every output opened before anything is generated or simulated ----
+    // (ktpu_out: a temporary file beside each, committed at the end; one
+    // still open at exit, e.g. after die(), is removed)
+    ktpu_out out_c{}, out_csv{}, out_trace{};
+    char oerr[KTPU_OUT_ERR_LEN];
+    if (opt.out_c && ktpu_out_open(&out_c, opt.out_c, oerr)) die("%s", oerr);
+    if (opt.csv && ktpu_out_open(&out_csv, opt.csv, oerr)) die("%s", oerr);
+    if (opt.trace && (ktpu_out_open(&out_trace, opt.trace, oerr) || ktpu_out_release(&out_trace, oerr)))
+        die("%s", oerr);
+
+    // ---- the GEMM's operands: shape and DRAM fit first, then generated or read ----
+    ktpu_gemm_job job;
+    std::memset(&job, 0, sizeof job);
+    job.corrupt_row = opt.corrupt_row;
+    job.corrupt_col = opt.corrupt_col;
+    if (opt.gemm()) {
+        char gerr[KTPU_GEMM_ERR_LEN];
+        int rc;
+        if (opt.gemm_a) {
+            rc = ktpu_gemm_job_load(&job, opt.gemm_a, opt.gemm_b, opt.preq, KTPU_DRAM_SIM_BYTES, gerr);
+        } else {
+            ktpu_gemm_dist d;
+            if (ktpu_gemm_dist_parse(opt.dist, &d))
+                die("--dist: unknown distribution %s (normal, uniform, relu, lowrank, worst)", opt.dist);
+            rc = ktpu_gemm_job_plan(&job, opt.shape[0], opt.shape[1], opt.shape[2], opt.preq,
+                                    KTPU_DRAM_SIM_BYTES, gerr);
+            if (!rc) rc = ktpu_gemm_job_generate(&job, d, opt.seed, gerr);
+        }
+        if (rc) die("%s", gerr);
+    }
 
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->randReset(2);
@@ -286,40 +349,21 @@ int main(int argc, char **argv)
 
     std::unique_ptr<VerilatedFstC> tfp;
     if (opt.trace) {
+        // The FST writer opens files by name: the temporary one (unpredictable,
+        // so its PATH.XXXXXX.hier beside it is too).
         tfp = std::make_unique<VerilatedFstC>();
         top->trace(tfp.get(), 99);
-        tfp->open(opt.trace);
-        if (!tfp->isOpen()) die("cannot open trace file %s", opt.trace);
+        tfp->open(out_trace.tmp);
+        if (!tfp->isOpen()) die("%s: cannot create the trace", opt.trace);
     }
 
     // ---- load the program ----
     svSetScope(svGetScopeFromName("TOP.ktpu_sim_top.u_dram"));
     ktpu_gemm_io gio = {bd_write, bd_read, nullptr, ktpu_dram_bd_bytes()};
-    ktpu_gemm_job job;
-    std::memset(&job, 0, sizeof job);
-    job.corrupt_row = opt.corrupt_row;
-    job.corrupt_col = opt.corrupt_col;
     if (opt.gemm()) {
         char gerr[KTPU_GEMM_ERR_LEN];
-        int rc;
-        if (opt.gemm_a) {
-            rc = ktpu_gemm_job_load(&job, opt.gemm_a, opt.gemm_b, gerr);
-        } else {
-            unsigned long m, k, n;
-            char tail;
-            ktpu_gemm_dist d;
-            if (std::sscanf(opt.gen, "%lux%lux%lu%c", &m, &k, &n, &tail) != 3)
-                die("--gemm-gen: shape must be MxKxN, e.g. 64x128x64 (got %s)", opt.gen);
-            if (ktpu_gemm_dist_parse(opt.dist, &d))
-                die("--dist: unknown distribution %s (normal, uniform, relu, lowrank, worst)", opt.dist);
-            rc = ktpu_gemm_job_generate(&job, m, k, n, d, opt.seed, gerr);
-        }
-        if (!rc)
-            rc = ktpu_gemm_job_place(&job, &gio, opt.preq, (unsigned)opt.use_clusters, kClusters, gerr);
-        if (rc) die("%s", gerr);
-        if (access(opt.firmware, R_OK) != 0)
-            die("GEMM firmware %s not found (make build/fw/ktpu_gemm.elf, or give --firmware FILE)",
-                opt.firmware);
+        if (ktpu_gemm_job_place(&job, &gio, (unsigned)opt.use_clusters, kClusters, gerr))
+            die("%s", gerr);
     }
     auto ram = std::make_unique<RamImage>();
     std::memset(ram->set, 0, sizeof ram->set);
@@ -336,6 +380,13 @@ int main(int argc, char **argv)
     if (entry != KTPU_RAM_BASE)
         std::fprintf(stderr, "ktpu-sim: warning: %s: entry 0x%08x, but the CPU starts at 0x%08x\n",
                      opt.elf, (unsigned)entry, (unsigned)KTPU_RAM_BASE);
+    bool ram_loaded = false;
+    for (uint32_t b = 0; b < KTPU_RAM_BYTES && !ram_loaded; b++) ram_loaded = ram->set[b];
+    if (!ram_loaded)
+        std::fprintf(stderr, "ktpu-sim: warning: %s: no segment in local RAM (0x%08x..0x%08x): the "
+                             "CPU starts at 0x%08x in RAM this program never wrote\n",
+                     opt.elf, (unsigned)KTPU_RAM_BASE, (unsigned)(KTPU_RAM_BASE + KTPU_RAM_BYTES - 1),
+                     (unsigned)KTPU_RAM_BASE);
     if (opt.lockstep) {
         g_iss = ktpu_iss_new();
         if (!g_iss) die("%s", "out of memory for the lockstep model");
@@ -392,6 +443,7 @@ int main(int argc, char **argv)
     // ---- run ----
     uint64_t cycles = 0;
     int status = -1;
+    unsigned bad_exit_be = 0;   // lanes of a SIM_EXIT store that was not a sw
     int pending_rx = uin ? std::fgetc(uin) : EOF;
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
@@ -422,7 +474,11 @@ int main(int argc, char **argv)
             }
         }
         if (g_mismatch) break;
-        if (top->sim_exit_valid_o) { status = (int)top->sim_exit_code_o; break; }
+        if (top->sim_exit_valid_o) {
+            if (top->sim_exit_be_o != 0xFu) { bad_exit_be = top->sim_exit_be_o; break; }
+            status = (int)top->sim_exit_code_o;
+            break;
+        }
         if (opt.gemm() && (cycles & 0xFFFFF) == 0) {
             std::time_t now = std::time(nullptr);
             if (now - last_progress >= 10) {
@@ -433,7 +489,11 @@ int main(int argc, char **argv)
         }
     }
     std::fflush(stdout);
-    if (tfp) tfp->close();
+    if (tfp) {
+        // the waveform is kept whatever the run's outcome: it is how a failure is read
+        tfp->close();
+        if (ktpu_out_commit(&out_trace, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
+    }
     if (uin) std::fclose(uin);
     top->final();
     if (opt.stats)
@@ -447,6 +507,15 @@ int main(int argc, char **argv)
         ktpu_iss_free(g_iss);
     }
     if (g_mismatch) return kExitLockstep;
+    if (bad_exit_be) {
+        unsigned lanes = (bad_exit_be & 1u) + (bad_exit_be >> 1 & 1u) + (bad_exit_be >> 2 & 1u) +
+                         (bad_exit_be >> 3 & 1u);
+        std::fprintf(stderr, "ktpu-sim: error: SIM_EXIT: a %u-byte store (%s, byte lanes 0x%x) at "
+                             "cycle %" PRIu64 ": SPEC 2 defines SIM_EXIT as a 32-bit store (sw); "
+                             "not taken as an exit status\n",
+                     lanes, lanes == 1 ? "sb" : lanes == 2 ? "sh" : "?", bad_exit_be, cycles);
+        return kExitHarness;
+    }
     if (status < 0) {
         std::fprintf(stderr, "ktpu-sim: time-out: no SIM_EXIT within %" PRIu64 " cycles (--max-cycles)%s\n",
                      opt.max_cycles, opt.gemm() ? "; no C written" : "");
@@ -476,21 +545,24 @@ int main(int argc, char **argv)
             rc = 1;
         }
         if (opt.csv) {
-            std::FILE *f = std::fopen(opt.csv, "a");
-            if (!f) die("cannot open %s", opt.csv);
+            // the file as it is now, then this run's row (ktpu_out: copy and replace)
+            if (ktpu_out_copy_existing(&out_csv, oerr)) die("%s", oerr);
+            std::FILE *f = out_csv.f;
             if (std::ftell(f) == 0)
                 std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s\n");
             std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%" PRIu64 ",%llu,%llu,%.2f,%.0f\n", job.m, job.k, job.n,
                          opt.preq ? "mx" : "fp16", sum.clusters_used, sum.job_cycles, sum.macs_per_cycle,
                          sum.pct_peak, job.tiles, rc == 0 ? "pass" : "FAIL", cycles, t.agent_rd, t.agent_wr,
                          wall, wall > 0 ? (double)cycles / wall : 0.0);
-            std::fclose(f);
+            if (ktpu_out_commit(&out_csv, oerr)) die("%s", oerr);
         }
         // C is written when every check passed (a NUMERIC job's C is checked too).
         if ((rc == 0 || (rc == 2 && sum.status == KTPU_JOBST_NUMERIC)) && opt.out_c) {
             char werr[KTPU_GEMM_ERR_LEN];
-            if (ktpu_gemm_job_write_c(&job, &gio, opt.out_c, werr)) die("%s", werr);
+            if (ktpu_gemm_job_write_c(&job, &gio, &out_c, werr)) die("%s", werr);
             std::printf("wrote %s (%zu x %zu FP16)\n", opt.out_c, job.m, job.n);
+        } else if (opt.out_c) {
+            ktpu_out_abort(&out_c);   // a failed run replaces no C.npy
         }
         unsigned tiles = job.tiles;
         ktpu_gemm_job_free(&job);

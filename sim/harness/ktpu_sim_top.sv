@@ -20,6 +20,7 @@ module ktpu_sim_top #(
   output logic             uart_rx_ready_o,
   output logic             sim_exit_valid_o,
   output logic [30:0]      sim_exit_code_o,
+  output logic [3:0]       sim_exit_be_o,    // byte lanes of that SIM_EXIT store
   output logic             mbox_valid_o,
   output logic [31:0]      mbox_cmd_o,
   output logic [31:0]      mbox_arg0_o,
@@ -100,6 +101,17 @@ module ktpu_sim_top #(
     end
   end
   assign clusters_o = 32'(Clusters);
+
+  // SPEC §2 defines SIM_EXIT as a 32-bit store, but the register block sees
+  // no byte enables (ktpu_soc_mmio has no such port), so a byte or halfword
+  // store, whose data the CPU replicates across the bus, would end the run
+  // with a made-up status. The store's byte lanes are taken here from the
+  // CPU's bus in the cycle the register takes the store (sim_exit_valid_o
+  // follows one cycle later with them), and the harness refuses any store
+  // that is not all four lanes.
+  always_ff @(posedge clk_i)
+    if (u_soc.u_seq.u_mmio.wr && u_soc.u_seq.u_mmio.off == ktpu_pkg::MMIO_SIM_EXIT_OFFSET)
+      sim_exit_be_o <= u_soc.u_seq.d_be;
 endmodule
 
 `default_nettype wire

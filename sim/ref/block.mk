@@ -1,11 +1,15 @@
 # The C reference library (SPEC §11): one set of sources, built for the host
 # (harnesses, tools, tests) and for rv32im/picolibc (the on-chip self-test).
 # $(REF_INC), $(REF_LIB), $(REF_LIB_RV32) are named in the top Makefile.
-# The host library also carries the .npy reader/writer (stdio, malloc),
-# which the rv32 build does not need.
+# The host library also carries what the host tools share and the rv32
+# build does not need: the .npy reader/writer, the one command-line value
+# parser (ktpu_arg), the one input reader (ktpu_in: regular files only,
+# bounded) and the one output writer (ktpu_out: regular files only, mkstemp
+# beside the target, fsync, rename).
 REF_SRCS      := $(addprefix sim/ref/,ktpu_ref_dsp.c ktpu_ref_mx.c ktpu_ref_fp.c ktpu_ref_acc.c)
-REF_HOST_SRCS := sim/ref/ktpu_npy.c sim/ref/ktpu_err.c
-REF_HDRS      := sim/ref/ktpu_ref.h sim/ref/ktpu_npy.h sim/ref/ktpu_err.h sim/ref/ktpu_rng.h $(GEN_H)
+REF_HOST_SRCS := $(addprefix sim/ref/,ktpu_npy.c ktpu_err.c ktpu_arg.c ktpu_in.c ktpu_out.c)
+REF_HDRS      := $(addprefix sim/ref/,ktpu_ref.h ktpu_npy.h ktpu_err.h ktpu_rng.h ktpu_arg.h ktpu_in.h \
+                   ktpu_out.h) $(GEN_H)
 
 REF_OBJS      := $(patsubst sim/ref/%.c,$(BUILD)/host/ref/%.o,$(REF_SRCS) $(REF_HOST_SRCS))
 REF_OBJS_RV32 := $(patsubst sim/ref/%.c,$(BUILD)/rv32/ref/%.o,$(REF_SRCS))

@@ -6,6 +6,8 @@
  *                                        shape, a few elements, and the error
  *                                        of C against the FP64 product and the
  *                                        exact product of the MXFP7 operands
+ * M, K, N are decimal numbers 1..65536, SEED 0..2^64-1 (ktpu_arg.h); the
+ * files are written through ktpu_out.h (regular files only).
  * The generator builds FP16 bit patterns directly (no float conversion).
  * The report uses host doubles (built with -ffp-contract=off): it is a
  * report, not a check. */
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktpu_arg.h"
 #include "ktpu_err.h"
 #include "ktpu_npy.h"
 #include "ktpu_ref.h"
@@ -102,11 +105,29 @@ static int report(const char *pa, const char *pb, const char *pc)
 
 int main(int argc, char **argv)
 {
-    if (argc == 7 && strcmp(argv[1], "gen") == 0)
-        return gen(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10),
-                   strtoul(argv[5], NULL, 10), strtoull(argv[6], NULL, 10));
-    if (argc == 5 && strcmp(argv[1], "report") == 0)
+    if (argc == 7 && strcmp(argv[1], "gen") == 0) {
+        static const char *const names[4] = {"M", "K", "N", "SEED"};
+        uint64_t v[4];
+        char err[KTPU_ARG_ERR_LEN];
+        int bad = ktpu_arg_file("gen: DIR", argv[2], err);
+        for (int i = 0; i < 4 && !bad; i++)
+            bad = ktpu_arg_u64(names[i], argv[3 + i], i < 3 ? 1 : 0, i < 3 ? 65536 : UINT64_MAX,
+                               &v[i], err);
+        if (bad) {
+            fprintf(stderr, "ktpu-example: %s\n", err);
+            return 2;
+        }
+        return gen(argv[2], (size_t)v[0], (size_t)v[1], (size_t)v[2], v[3]);
+    }
+    if (argc == 5 && strcmp(argv[1], "report") == 0) {
+        char err[KTPU_ARG_ERR_LEN];
+        for (int i = 2; i < 5; i++)
+            if (ktpu_arg_file("report", argv[i], err) != 0) {
+                fprintf(stderr, "ktpu-example: %s\n", err);
+                return 2;
+            }
         return report(argv[2], argv[3], argv[4]);
+    }
     fprintf(stderr, "usage: ktpu-example gen DIR M K N SEED | ktpu-example report A.npy BT.npy "
                     "C.npy\n");
     return 2;

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktpu_in.h"
+#include "ktpu_out.h"
+
 static const uint8_t npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
 static int fail(char *err, const char *name, const char *fmt, ...)
@@ -21,6 +24,13 @@ static int fail(char *err, const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err + n, (size_t)(KTPU_NPY_ERR_LEN - n), fmt, ap);
     va_end(ap);
+    return -1;
+}
+
+/* A message that already names the file. */
+static int copy_err(char *err, const char *msg)
+{
+    snprintf(err, KTPU_NPY_ERR_LEN, "%s", msg);
     return -1;
 }
 
@@ -199,31 +209,11 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
 int ktpu_npy_read_f16(const char *path, struct ktpu_npy *out, char err[KTPU_NPY_ERR_LEN])
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, path, "cannot open: %s", strerror(errno));
-    size_t cap = 1u << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            return fail(err, path, "out of memory");
-        }
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        uint8_t *nb = realloc(buf, cap * 2u);
-        if (!nb)
-            free(buf);
-        buf = nb;
-        cap *= 2u;
-    }
-    int rd_err = ferror(f);
-    fclose(f);
-    if (rd_err) {
-        free(buf);
-        return fail(err, path, "read error");
-    }
+    uint8_t *buf;
+    size_t len;
+    char ierr[KTPU_IN_ERR_LEN];
+    if (ktpu_in_read(path, KTPU_NPY_MAX_BYTES, &buf, &len, ierr) != 0)
+        return fail(err, path, "%s", ierr);
     int r = ktpu_npy_parse_f16(path, buf, len, out, err);
     free(buf);
     return r;
@@ -236,8 +226,8 @@ void ktpu_npy_free(struct ktpu_npy *a)
     a->count = 0;
 }
 
-int ktpu_npy_write_f16(const char *path, const uint16_t *data, int ndim, const size_t *shape,
-                       char err[KTPU_NPY_ERR_LEN])
+int ktpu_npy_write_f16_to(FILE *f, const char *path, const uint16_t *data, int ndim,
+                          const size_t *shape, char err[KTPU_NPY_ERR_LEN])
 {
     char dict[64 + 24 * KTPU_NPY_MAX_DIMS];
     size_t count = 1;
@@ -257,16 +247,6 @@ int ktpu_npy_write_f16(const char *path, const uint16_t *data, int ndim, const s
     total = (total + 63u) / 64u * 64u;
     size_t hlen = total - 10u;
 
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16u);
-    if (!tmp)
-        return fail(err, path, "out of memory");
-    snprintf(tmp, plen + 16u, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        free(tmp);
-        return fail(err, path, "cannot create: %s", strerror(errno));
-    }
     uint8_t head[10];
     memcpy(head, npy_magic, sizeof npy_magic);
     head[6] = 1;
@@ -282,14 +262,21 @@ int ktpu_npy_write_f16(const char *path, const uint16_t *data, int ndim, const s
         uint8_t b[2] = {(uint8_t)(data[i] & 0xFFu), (uint8_t)(data[i] >> 8)};
         ok = fwrite(b, 1, 2, f) == 2;
     }
-    if (fclose(f) != 0)
-        ok = 0;
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        free(tmp);
-        return fail(err, path, "write failed: %s", strerror(e));
+    return ok ? 0 : fail(err, path, "write failed: %s", strerror(errno));
+}
+
+int ktpu_npy_write_f16(const char *path, const uint16_t *data, int ndim, const size_t *shape,
+                       char err[KTPU_NPY_ERR_LEN])
+{
+    struct ktpu_out o;
+    char oerr[KTPU_OUT_ERR_LEN];
+    if (ktpu_out_open(&o, path, oerr) != 0)
+        return copy_err(err, oerr);
+    if (ktpu_npy_write_f16_to(o.f, path, data, ndim, shape, err) != 0) {
+        ktpu_out_abort(&o);
+        return -1;
     }
-    free(tmp);
+    if (ktpu_out_commit(&o, oerr) != 0)
+        return copy_err(err, oerr);
     return 0;
 }

@@ -2,13 +2,17 @@
  *   ktpu-ref gemm A.npy BT.npy C.npy   C = A x B exactly as one cluster
  *   ktpu-ref quant X.npy Q.bin         MXFP7 storage of an FP16 matrix
  * Bad input: one line "ktpu-ref: FILE: what is wrong" on stderr, status 1
- * (2 for a usage error), and no output file is created or replaced. */
+ * (2 for a usage error), and no output file is created or replaced. The
+ * output is opened first (ktpu_out.h: only a regular file is replaced), so a
+ * bad output path is refused before any work. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktpu_arg.h"
 #include "ktpu_npy.h"
+#include "ktpu_out.h"
 #include "ktpu_ref.h"
 
 static const char usage_text[] =
@@ -24,15 +28,28 @@ static const char usage_text[] =
     "quant  X is R x C FP16, C a multiple of 32. Writes R x C/32 blocks of 32\n"
     "       bytes (SPEC 3.1 storage), row-major.\n"
     "\n"
+    "Inputs are read from regular files only (at most 1 GiB). The output is\n"
+    "written only as a regular file: an existing output that is a directory,\n"
+    "device, FIFO or symbolic link is refused; the result goes to a fresh\n"
+    "temporary file beside it (mkstemp), which is synced and renamed over it.\n"
+    "A file name may not begin with '-' (write ./-name).\n"
+    "\n"
     "Errors (status 1, nothing written): unreadable or truncated file, not a\n"
     ".npy, dtype other than '<f2', Fortran order, rank other than 2, an empty\n"
-    "matrix, K mismatch, K not a multiple of 32, any Inf/NaN operand.\n"
+    "matrix, K mismatch, K not a multiple of 32, any Inf/NaN operand, an\n"
+    "input that is not a regular file, an output that cannot be written.\n"
     "Warnings (stderr, status 0, output written): ACC_OVERFLOW (an FP22\n"
     "accumulation saturated) and FP16_OVERFLOW (outputs saturated to +-65504).\n";
 
 static int die(const char *msg)
 {
     fprintf(stderr, "ktpu-ref: %s\n", msg);
+    return 1;
+}
+
+static int die_file(const char *path, const char *msg)
+{
+    fprintf(stderr, "ktpu-ref: %s: %s\n", path, msg);
     return 1;
 }
 
@@ -66,7 +83,7 @@ bad:
     return -1;
 }
 
-static int cmd_gemm(const char *pa, const char *pb, const char *pc)
+static int cmd_gemm(const char *pa, const char *pb, struct ktpu_out *out)
 {
     char err[KTPU_NPY_ERR_LEN];
     struct ktpu_npy a, b;
@@ -100,7 +117,8 @@ static int cmd_gemm(const char *pa, const char *pb, const char *pc)
         unsigned fl = ktpu_ref_gemm_f16(m, n, k, a.data, b.data, qa, sa, qb, sb, tile, c);
         if (fl & KTPU_FLAG_NONFINITE) {
             rc = die("internal error: NONFINITE after the input scan");
-        } else if (ktpu_npy_write_f16(pc, c, 2, (size_t[]){m, n}, err) != 0) {
+        } else if (ktpu_npy_write_f16_to(out->f, out->path, c, 2, (size_t[]){m, n}, err) != 0 ||
+                   ktpu_out_commit(out, err) != 0) {
             rc = die(err);
         } else {
             if (fl & KTPU_FLAG_ACC_OVERFLOW)
@@ -132,56 +150,55 @@ static int cmd_gemm(const char *pa, const char *pb, const char *pc)
     return rc;
 }
 
-static int write_file(const char *path, const uint8_t *buf, size_t len, char *err)
+static int cmd_quant(const char *px, const char *unused, struct ktpu_out *out)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 8u);
-    if (!tmp) {
-        snprintf(err, KTPU_NPY_ERR_LEN, "%s: out of memory", path);
-        return -1;
-    }
-    snprintf(tmp, plen + 8u, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    int ok = f != NULL;
-    ok = ok && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, KTPU_NPY_ERR_LEN, "%s: write failed: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
-}
-
-static int cmd_quant(const char *px, const char *pq)
-{
+    (void)unused;
     char err[KTPU_NPY_ERR_LEN];
     struct ktpu_npy x;
     if (load_matrix(px, "X", &x, err) != 0)
         return die(err);
     size_t nblk = x.count / KTPU_MX_BLOCK_K;
-    uint8_t *out = malloc(nblk * KTPU_MX_STORE_BYTES + 1u);
+    uint8_t *q = malloc(nblk * KTPU_MX_STORE_BYTES + 1u);
     int rc = 0;
-    if (!out) {
+    if (!q) {
         rc = die("out of memory");
     } else {
         unsigned fl = 0;
         for (size_t blk = 0; blk < nblk; blk++) {
-            int8_t q[KTPU_MX_BLOCK_K];
+            int8_t qb[KTPU_MX_BLOCK_K];
             uint8_t s;
-            fl |= ktpu_ref_quant_block(x.data + blk * KTPU_MX_BLOCK_K, q, &s);
-            ktpu_ref_mx_store(q, s, out + blk * KTPU_MX_STORE_BYTES);
+            fl |= ktpu_ref_quant_block(x.data + blk * KTPU_MX_BLOCK_K, qb, &s);
+            ktpu_ref_mx_store(qb, s, q + blk * KTPU_MX_STORE_BYTES);
         }
         if (fl & KTPU_FLAG_NONFINITE)
             rc = die("internal error: NONFINITE after the input scan");
-        else if (write_file(pq, out, nblk * KTPU_MX_STORE_BYTES, err) != 0)
+        else if (nblk && fwrite(q, KTPU_MX_STORE_BYTES, nblk, out->f) != nblk)
+            rc = die_file(out->path, "write failed");
+        else if (ktpu_out_commit(out, err) != 0)
             rc = die(err);
     }
-    free(out);
+    free(q);
     ktpu_npy_free(&x);
+    return rc;
+}
+
+/* The files of a command: inputs, then the output, opened before any work
+ * (ktpu_out_abort on every path that does not commit it). */
+static int run(const char *name, int (*cmd)(const char *, const char *, struct ktpu_out *),
+               const char *in1, const char *in2, const char *outp)
+{
+    char err[KTPU_ARG_ERR_LEN], oerr[KTPU_OUT_ERR_LEN];
+    const char *files[3] = {in1, in2, outp};
+    for (int i = 0; i < 3; i++)
+        if (files[i] && ktpu_arg_file(name, files[i], err) != 0) {
+            fprintf(stderr, "ktpu-ref: %s\n", err);
+            return 2;
+        }
+    struct ktpu_out out;
+    if (ktpu_out_open(&out, outp, oerr) != 0)
+        return die(oerr);
+    int rc = cmd(in1, in2, &out);
+    ktpu_out_abort(&out);   /* nothing left to do if it was committed */
     return rc;
 }
 
@@ -192,9 +209,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc == 5 && strcmp(argv[1], "gemm") == 0)
-        return cmd_gemm(argv[2], argv[3], argv[4]);
+        return run("gemm", cmd_gemm, argv[2], argv[3], argv[4]);
     if (argc == 4 && strcmp(argv[1], "quant") == 0)
-        return cmd_quant(argv[2], argv[3]);
+        return run("quant", cmd_quant, argv[2], NULL, argv[3]);
     if (argc >= 2 && strcmp(argv[1], "gemm") != 0 && strcmp(argv[1], "quant") != 0)
         fprintf(stderr, "ktpu-ref: unknown command '%s' (try --help)\n", argv[1]);
     else

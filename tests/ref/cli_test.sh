@@ -3,9 +3,13 @@
 # input (crafted .npy files: v1/v2/v3 headers, wrong dtype, rank, shapes,
 # non-finite values, truncation) must give one line naming the file, a
 # non-zero status, and leave any existing output untouched.
-# usage: cli_test.sh build/ktpu-ref
+# Then hostile use (each case seen failing first): outputs only as regular
+# files, never through a planted link; inputs only from regular files;
+# ktpu-example's numbers decimal and in range.
+# usage: cli_test.sh build/ktpu-ref [build/tools/ktpu-example]
 set -u
 REF=$(realpath "$1")
+EXAMPLE=${2:+$(realpath "$2")}
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 checks=0; fails=0
@@ -74,14 +78,16 @@ mknpy AO.npy 1 '<f2' False '(4, 32)' 128 7bff
 # ---- bad input ------------------------------------------------------------
 # expect_bad NAME STATUS-MIN WANT-IN-MESSAGE COMMAND...: fails, one line on
 # stderr containing WANT, and the output (C.out / Q.out, pre-filled) intact
+# (and no file left behind: the directory lists the same before and after)
 expect_bad() {
   local name=$1 want=$2; shift 2
   echo keep >C.out; echo keep >Q.out
+  local before; before=$(ls -A)
   "$@" >out 2>err; local st=$?
   local lines; lines=$(wc -l <err)
   if [ $st -ne 0 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" err &&
      [ "$(cat C.out)" = keep ] && [ "$(cat Q.out)" = keep ] && [ ! -s out ] &&
-     ! ls ./*.tmp >/dev/null 2>&1; then ok
+     [ "$(ls -A)" = "$before" ]; then ok
   else bad "$name: status $st, $lines lines: $(head -c 300 err)"; fi
 }
 mknpy f4.npy 1 '<f4' False '(4, 32)' 256 3c00
@@ -135,6 +141,56 @@ expect_bad unknown-cmd  "unknown command 'gemv'"  "$REF" gemv A.npy B.npy C.out
 # usage errors are status 2, input errors 1
 "$REF" gemm A.npy >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "usage error status"
 "$REF" gemm nan.npy B.npy C.out >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "input error status"
+
+# ---- outputs: only regular files are replaced, never through a link -------
+# (the temporary file is mkstemp's, beside the target; a planted PATH.tmp
+# is neither followed nor removed)
+mkfifo fifo.out
+expect_bad out-fifo     "fifo.out: exists and is not a regular file (a FIFO)" "$REF" gemm A.npy B.npy fifo.out
+[ -p fifo.out ] && ok || bad "out-fifo: fifo.out is no longer a FIFO"
+expect_bad quant-fifo   "fifo.out: exists and is not a regular file (a FIFO)" "$REF" quant X.npy fifo.out
+[ -p fifo.out ] && ok || bad "quant-fifo: fifo.out is no longer a FIFO"
+echo victim >victim; ln -s victim link.out
+expect_bad out-symlink  "link.out: exists and is not a regular file (a symbolic link)" "$REF" gemm A.npy B.npy link.out
+[ -L link.out ] && cmp -s victim <(echo victim) && ok || bad "out-symlink: link or target changed"
+mkdir dir.out; echo mine >dir.out.tmp
+expect_bad out-dir-target "dir.out: exists and is not a regular file (a directory)" "$REF" gemm A.npy B.npy dir.out
+[ "$(cat dir.out.tmp)" = mine ] && ok || bad "out-dir-target: the user's own dir.out.tmp was changed or removed"
+echo victim >victim2; ln -s victim2 P.npy.tmp
+"$REF" gemm A.npy B.npy P.npy 2>err && cmp -s P.npy C.npy && ok || bad "planted P.npy.tmp: $(cat err)"
+cmp -s victim2 <(echo victim) && [ -L P.npy.tmp ] && ok || bad "planted P.npy.tmp link followed or removed"
+cp C.npy R.npy; chmod 640 R.npy
+"$REF" gemm A35.npy B35.npy R.npy 2>err && cmp -s R.npy C35.npy && [ "$(stat -c %a R.npy)" = 640 ] && ok ||
+  bad "replacing a regular file (content, mode $(stat -c %a R.npy)): $(cat err)"
+# /dev/null: only once a FIFO was seen refused (an unfixed tool run as root
+# would replace the machine's /dev/null), and it must still be a device.
+if [ -c /dev/null ] && [ -p fifo.out ]; then
+  "$REF" gemm A.npy B.npy /dev/null >out 2>err; st=$?
+  [ $st -eq 1 ] && grep -q "/dev/null: exists and is not a regular file (a character device)" err &&
+    [ -c /dev/null ] && ok || bad "/dev/null as the output: status $st: $(cat err)"
+fi
+expect_bad out-option   "'--stats' looks like an option" "$REF" gemm A.npy B.npy --stats
+[ ! -e ./--stats ] && ok || bad "a file named --stats was written"
+expect_bad in-option    "'-x' looks like an option" "$REF" quant -x Q.out
+
+# ---- inputs: regular files only -------------------------------------------
+bounded() { (ulimit -v 4194304; exec timeout 20 "$@"); }
+mkfifo in.fifo
+expect_bad in-devzero   "/dev/zero: not a regular file (a character device)" bounded "$REF" gemm /dev/zero B.npy C.out
+expect_bad in-fifo      "in.fifo: not a regular file (a FIFO)" bounded "$REF" quant in.fifo Q.out
+expect_bad in-dir       "dir.out: not a regular file (a directory)" "$REF" gemm A.npy dir.out C.out
+
+# ---- ktpu-example: decimal numbers in range -------------------------------
+if [ -n "$EXAMPLE" ]; then
+  mkdir gen gen10
+  "$EXAMPLE" gen gen 4 32 4 010 >/dev/null 2>err; "$EXAMPLE" gen gen10 4 32 4 10 >/dev/null 2>&1
+  cmp -s gen/A.npy gen10/A.npy && ok || bad "ktpu-example: seed 010 is not seed 10: $(cat err)"
+  expect_bad ex-sign    "K: '-1' is not a decimal number"   "$EXAMPLE" gen gen 4 -1 4 1
+  expect_bad ex-junk    "M: '4x' is not a decimal number"   "$EXAMPLE" gen gen 4x 32 4 1
+  expect_bad ex-zero    "N: '0' is not in 1..65536"         "$EXAMPLE" gen gen 4 32 0 1
+  expect_bad ex-big     "SEED: '18446744073709551616' is not in" "$EXAMPLE" gen gen 4 32 4 18446744073709551616
+  expect_bad ex-dir     "nodir/A.npy: cannot create"        "$EXAMPLE" gen nodir 4 32 4 1
+fi
 
 echo "ref_cli: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -54,7 +54,7 @@ M
 build() { # DIR: build library, ktpu-ref and the test programs from DIR/src
   local d=$1 s=$1/src
   mkdir -p "$d/bin"
-  for f in ktpu_ref_dsp ktpu_ref_mx ktpu_ref_fp ktpu_ref_acc ktpu_npy; do
+  for f in ktpu_ref_dsp ktpu_ref_mx ktpu_ref_fp ktpu_ref_acc ktpu_npy ktpu_arg ktpu_in ktpu_out; do
     gcc $CFLAGS -I"$s" -c -o "$d/$f.o" "$s/$f.c" || return 1
   done
   ar rcs "$d/lib.a" "$d"/ktpu_*.o 2>/dev/null

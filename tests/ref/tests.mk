@@ -14,7 +14,8 @@ $(foreach t,$(REF_TEST_PROGS),$(eval TEST_CMD.ref_$(t) := $(REF_TEST_DIR)/$(t)))
 
 # The CLI, good and bad input.
 TESTS += ref_cli
-TEST_CMD.ref_cli := tests/ref/cli_test.sh $(KTPU_REF)
+TEST_CMD.ref_cli := tests/ref/cli_test.sh $(KTPU_REF) $(KTPU_EXAMPLE)
+TEST_DEPS += $(KTPU_EXAMPLE)
 
 # The hand-derived self-test, on the host and linked for rv32im/picolibc
 # against $(REF_LIB_RV32). This bare rv32 ELF is built and inspected (a

@@ -2,17 +2,18 @@
 # usage: check_cli.sh KTPU_SIM DIR
 # build/ktpu-sim's contract (SPEC §2): exit status passthrough, time-out,
 # options, and a named one-line error with status 125 for every bad input.
-# DIR holds spin.elf exit42.elf dram_latency.elf echo.elf far.elf hello.elf.
+# DIR holds spin.elf exit42.elf dram_latency.elf echo.elf far.elf hello.elf
+# exit_sb.elf exit_sh.elf dram_only.elf gemm_one_m0.elf.
 set -u
-sim=$1 d=$2
+sim=$(realpath "$1") d=$(realpath "$2")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check_lib.sh"
 check "help" 0 "--max-cycles" -- "$sim" --help
 check "no program" 125 "error: no program" -- "$sim"
 check "unknown option" 125 "unknown option --frobnicate" -- "$sim" --frobnicate "$d/hello.elf"
-check "gemm operand missing" 125 "error: a.npy: cannot open" -- "$sim" --gemm a.npy b.npy -o c.npy
-check "bad number" 125 "bad number for option: --max-cycles" -- "$sim" --max-cycles 12x "$d/hello.elf"
-check "zero cycles" 125 "at least 1" -- "$sim" --max-cycles 0 "$d/hello.elf"
+check "gemm operand missing" 125 "error: .*/a.npy: cannot open" -- "$sim" --firmware "$d/gemm_one_m0.elf" --gemm "$tmp/a.npy" "$tmp/b.npy" -o "$tmp/c.npy"
+check "bad number" 125 "--max-cycles: '12x' is not a decimal number" -- "$sim" --max-cycles 12x "$d/hello.elf"
+check "zero cycles" 125 "--max-cycles: '0' is not in 1\.\." -- "$sim" --max-cycles 0 "$d/hello.elf"
 check "two programs" 125 "more than one program" -- "$sim" "$d/hello.elf" "$d/hello.elf"
 check "missing file" 125 "cannot open" -- "$sim" "$tmp/none.elf"
 printf 'this is not an elf file, just text that is long enough to be read\n' >"$tmp/text.elf"
@@ -35,13 +36,86 @@ check "uart echo" 0 "^HELLO, UART$" -- "$sim" --uart-in "$tmp/in.txt" "$d/echo.e
 check "uart-in missing" 125 "cannot open" -- "$sim" --uart-in "$tmp/none" "$d/echo.elf"
 check "trace" 0 "" -- "$sim" --trace "$tmp/t.fst" --max-cycles 2000 "$d/hello.elf"
 n=$((n + 1)); if [ -s "$tmp/t.fst" ]; then ok=$((ok + 1)); else echo "FAIL: no FST written"; fi
-check "trace unwritable" 125 "cannot open trace file" -- "$sim" --trace "$tmp/no/dir/t.fst" "$d/hello.elf"
+check_no "trace unwritable, refused before the run" 125 "t.fst: cannot create: No such file" "^hello" -- "$sim" --trace "$tmp/no/dir/t.fst" "$d/hello.elf"
 # DRAM latency: one load takes latency + 2 cycles (issue, then W); the
 # difference between two latencies is exact.
 "$sim" "$d/dram_latency.elf" >/dev/null 2>&1; l64=$?
 "$sim" --dram-latency 10 "$d/dram_latency.elf" >/dev/null 2>&1; l10=$?
 n=$((n + 1)); if [ $((l64 - l10)) -eq 54 ] && [ "$l64" -ge 64 ]; then ok=$((ok + 1));
 else echo "FAIL: DRAM load took $l64 cycles at the default latency, $l10 at 10"; fi
-check "bad latency" 125 "must be 1..100000" -- "$sim" --dram-latency 0 "$d/hello.elf"
+check "bad latency" 125 "--dram-latency: '0' is not in 1\.\.100000" -- "$sim" --dram-latency 0 "$d/hello.elf"
+# ---- hostile but realistic use: each case below was seen failing first ----
+# Runs in $tmp/h: a wrongly accepted file name lands there, nowhere else.
+mkdir "$tmp/h" && cd "$tmp/h" || exit 1
+one=$d/gemm_one_m0.elf
+gen() { "$sim" --max-cycles 400000 --firmware "$one" "$@"; }
+# numbers: decimal digits in the option's range, nothing else
+check "--clusters 2^64-1" 125 "--clusters: '18446744073709551615' is not one of 1, 2, 4" -- "$sim" --clusters 18446744073709551615 "$d/hello.elf"
+check "--clusters 3" 125 "--clusters: '3' is not one of 1, 2, 4" -- "$sim" --clusters 3 "$d/hello.elf"
+check "--max-cycles ' -1'" 125 "--max-cycles: ' -1' is not a decimal number" -- "$sim" --max-cycles " -1" "$d/hello.elf"
+check "--max-cycles -1" 125 "--max-cycles: '-1' is not a decimal number" -- "$sim" --max-cycles -1 "$d/hello.elf"
+check "--max-cycles +5" 125 "--max-cycles: '\+5' is not a decimal number" -- "$sim" --max-cycles +5 "$d/hello.elf"
+check "--max-cycles 0x10" 125 "--max-cycles: '0x10' is not a decimal number" -- "$sim" --max-cycles 0x10 "$d/hello.elf"
+check "--max-cycles 2^64" 125 "--max-cycles: '18446744073709551616' is not in 1\.\.18446744073709551615" -- "$sim" --max-cycles 18446744073709551616 "$d/hello.elf"
+check "--max-cycles 010 is ten" 124 "no SIM_EXIT within 10 cycles" -- "$sim" --max-cycles 010 "$d/spin.elf"
+check "--dram-latency -1" 125 "--dram-latency: '-1' is not a decimal number" -- "$sim" --dram-latency -1 "$d/hello.elf"
+check "--seed ''" 125 "--seed: '' is not a decimal number" -- "$sim" --seed "" "$d/hello.elf"
+check "--use-clusters 2^32+1" 125 "--use-clusters: '4294967297' is not in 1\.\.4" -- gen --gemm-gen 4x32x4 --use-clusters 4294967297
+check "--test-corrupt-ref -1,2" 125 "--test-corrupt-ref: ROW in '-1,2' is not a decimal number" -- gen --gemm-gen 4x32x4 --test-corrupt-ref -1,2
+check "--test-corrupt-ref 1" 125 "--test-corrupt-ref: '1' is not ROW,COL" -- gen --gemm-gen 4x32x4 --test-corrupt-ref 1
+# --seed is decimal: 010 is the seed 10, not 8
+gen --gemm-gen 4x32x4 --seed 010 -o s010.npy >/dev/null 2>&1
+gen --gemm-gen 4x32x4 --seed 10 -o s10.npy >/dev/null 2>&1
+gen --gemm-gen 4x32x4 --seed 8 -o s8.npy >/dev/null 2>&1
+expect "--seed 010 is seed 10" cmp -s s010.npy s10.npy
+expect "--seed 8 differs from 10" eval '[ -s s8.npy ] && ! cmp -s s8.npy s10.npy'
+# an option-looking value for an option that takes a file
+check "-o --stats" 125 "-o: '--stats' looks like an option, not a file name" -- gen --gemm-gen 4x32x4 -o --stats
+expect "no file named --stats" eval '[ ! -e ./--stats ]'
+check "--csv -o" 125 "--csv: '-o' looks like an option" -- gen --gemm-gen 4x32x4 --csv -o x.npy
+check "--trace --stats" 125 "--trace: '--stats' looks like an option" -- "$sim" --trace --stats "$d/hello.elf"
+check "--gemm A -o" 125 "--gemm: '-o' looks like an option" -- gen --gemm a.npy -o c.npy
+# --gemm-gen MxKxN: each 1..65536, decimal (a sign was read by %lu and wrapped)
+for s in -1x32x4 4x-1x4 4x32x-1 18446744073709551615x32x4 " 4x32x4" 4x32x4x 4x32 65537x32x4 4x0x4; do
+  check "--gemm-gen '$s'" 125 "--gemm-gen: (. in )?'$s' is not" -- gen --gemm-gen "$s"
+done
+# the DRAM fit is checked before anything is generated: at once, not minutes
+check "65536x16384x4 refused at once" 125 "needs [0-9]+ bytes of DRAM" -- bounded "$sim" --firmware "$one" --gemm-gen 65536x16384x4
+# outputs: validated (created) before the run; only regular files replaced
+check_no "--csv in a missing directory" 125 "nodir/x.csv: cannot create" "GEMM report|GEMM passed" -- gen --gemm-gen 4x32x4 --csv "$tmp/h/nodir/x.csv" -o c6.npy
+expect "no C after a refused --csv" eval '[ ! -e c6.npy ]'
+check_no "-o in a missing directory" 125 "nodir/c.npy: cannot create" "GEMM report" -- gen --gemm-gen 4x32x4 -o "$tmp/h/nodir/c.npy"
+echo victim >victim; ln -s victim link.npy
+check_no "-o a symbolic link" 125 "link.npy: exists and is not a regular file \(a symbolic link\)" "GEMM report" -- gen --gemm-gen 4x32x4 -o link.npy
+expect "the link and its target untouched" eval '[ -L link.npy ] && cmp -s victim <(echo victim)'
+mkfifo fifo.npy
+check_no "-o a FIFO" 125 "fifo.npy: exists and is not a regular file \(a FIFO\)" "GEMM report" -- bounded "$sim" --firmware "$one" --gemm-gen 4x32x4 -o fifo.npy
+check_no "--csv a FIFO" 125 "fifo.npy: exists and is not a regular file \(a FIFO\)" "GEMM report" -- bounded "$sim" --firmware "$one" --gemm-gen 4x32x4 --csv fifo.npy
+expect "the FIFO is still a FIFO" test -p fifo.npy
+mkdir adir; echo mine >adir.tmp
+check_no "-o a directory" 125 "adir: exists and is not a regular file \(a directory\)" "GEMM report" -- gen --gemm-gen 4x32x4 -o adir
+expect "the user's own adir.tmp untouched" eval '[ "$(cat adir.tmp)" = mine ]'
+# a planted PATH.tmp link is not followed (the temporary name is mkstemp's)
+echo victim >victim3; ln -s victim3 c3.npy.tmp
+check "-o beside a planted c3.npy.tmp link" 0 "GEMM passed" -- gen --gemm-gen 4x32x4 -o c3.npy --csv r.csv
+expect "the planted link's target untouched" eval 'cmp -s victim3 <(echo victim) && [ -L c3.npy.tmp ]'
+expect "C is a regular file" eval '[ -f c3.npy ] && [ ! -L c3.npy ]'
+gen --gemm-gen 4x32x4 --csv r.csv >/dev/null 2>&1
+expect "--csv appends: a header and two rows" eval '[ "$(wc -l <r.csv)" -eq 3 ] && head -n1 r.csv | grep -q ^m,k,n'
+check "--trace a symbolic link" 125 "link.npy: exists and is not a regular file" -- "$sim" --trace link.npy "$d/hello.elf"
+left=$(ls -A | grep -vE "^(victim3?|link\.npy|fifo\.npy|adir|adir\.tmp|c3\.npy(\.tmp)?|r\.csv|s(010|10|8)\.npy)$")
+expect "no temporary file left behind: $left" test -z "$left"
+# inputs: regular files only, read without blocking
+mkfifo p.fifo
+check "a FIFO as the program" 125 "p.fifo: not a regular file \(a FIFO\)" -- bounded "$sim" p.fifo
+check "/dev/zero as the program" 125 "/dev/zero: not a regular file \(a character device\)" -- bounded "$sim" /dev/zero
+check "/dev/zero as an operand" 125 "/dev/zero: not a regular file \(a character device\)" -- bounded "$sim" --firmware "$one" --gemm /dev/zero /dev/zero -o cz.npy
+check "a FIFO as an operand" 125 "p.fifo: not a regular file \(a FIFO\)" -- bounded "$sim" --firmware "$one" --gemm p.fifo p.fifo -o cz.npy
+# SIM_EXIT is a 32-bit store (SPEC §2): sb and sh are refused by name
+check "sb to SIM_EXIT" 125 "SIM_EXIT: a 1-byte store \(sb, byte lanes 0x1\)" -- "$sim" --max-cycles 5000 "$d/exit_sb.elf"
+check "sh to SIM_EXIT" 125 "SIM_EXIT: a 2-byte store \(sh, byte lanes 0x3\)" -- "$sim" --max-cycles 5000 "$d/exit_sh.elf"
+# an ELF with nothing for local RAM, where the CPU starts
+check "DRAM-only ELF warned" 124 "warning: .*dram_only.elf: no segment in local RAM" -- "$sim" --max-cycles 2000 "$d/dram_only.elf"
+cd - >/dev/null
 echo "ktpu-sim CLI: $ok of $n checks passed (DRAM load: $l64 cycles at latency 64)"
 [ $ok -eq $n ]

@@ -41,7 +41,7 @@ check "5x40x7 padded to 8x64x8" 0 "padded to 8 x 64 x 8" -- run --firmware "$one
 check "64x128x64 worst, pre-quantised (-64 elements)" 0 "GEMM passed" -- run --firmware "$one" --gemm-gen 64x128x64 --dist worst --preq --seed 3
 check "1-cluster machine" 0 "GEMM passed" -- run --clusters 1 --firmware "$one" --gemm-gen 8x64x12 --dist relu
 check "4-cluster machine (cluster at 2,0)" 0 "GEMM passed" -- run --clusters 4 --firmware "$one" --gemm-gen 12x96x8 --dist lowrank
-check "--clusters 3 is not built" 125 "no build of that machine" -- run --clusters 3 --firmware "$one" --gemm-gen 4x32x4
+check "--clusters 3 is not a machine" 125 "--clusters: '3' is not one of 1, 2, 4" -- run --clusters 3 --firmware "$one" --gemm-gen 4x32x4
 # The trimmed C.npy of a padded shape (M, N) equals ktpu-ref gemm's C.
 mknpy "$tmp/a.npy" '<f2' '(5, 64)' 320 0x3c00 0xb800 0x4100 0x2e66 0xc0cd 0x0000 0x3555
 mknpy "$tmp/bt.npy" '<f2' '(7, 64)' 448 0x3800 0x4200 0xbc00 0x3266 0x0001 0xc4cd
@@ -88,8 +88,8 @@ bad "NaN operand" "nan.npy: element \[0\]\[0\] is not finite" --gemm "$tmp/big.n
 bad "empty operand" "empty matrix \(0 x 32\)" --gemm "$tmp/empty.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
 bad "missing operand" "none.npy: cannot open" --gemm "$tmp/none.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
 bad "no -o" "--gemm needs -o C.npy" --gemm "$tmp/big.npy" "$tmp/big.npy"
-bad "bad shape" "shape must be MxKxN" --gemm-gen 4x32
-bad "zero dimension" "every dimension must be at least 1" --gemm-gen 4x0x4
+bad "bad shape" "'4x32' is not MxKxN" --gemm-gen 4x32
+bad "zero dimension" "K in '4x0x4' is not in 1\.\.65536" --gemm-gen 4x0x4
 bad "unknown distribution" "unknown distribution gauss" --gemm-gen 4x32x4 --dist gauss
 bad "too large for DRAM" "needs [0-9]+ bytes of DRAM" --gemm-gen 4096x2048x64
 bad "program and GEMM" "both given" --gemm-gen 4x32x4 "$d/spin.elf"

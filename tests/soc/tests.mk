@@ -1,7 +1,7 @@
 # SoC and co-simulator tests: the ktpu-sim command-line contract (SPEC §2),
 # UART, mailbox, DRAM latency option, ELF loader errors.
 SOC_TEST_DIR := $(BUILD)/tests/soc
-SOC_PROGS := spin exit42 dram_latency echo dram_line
+SOC_PROGS := spin exit42 dram_latency echo exit_sb exit_sh dram_line
 
 $(SOC_TEST_DIR)/%.elf: tests/soc/%.S tests/cpu/isa.h tests/cpu/asm.ld $(FW_DEFS_ASM) $(FW_MEM_LD)
 	@mkdir -p $(@D)
@@ -11,12 +11,16 @@ $(SOC_TEST_DIR)/%.elf: tests/soc/%.S tests/cpu/isa.h tests/cpu/asm.ld $(FW_DEFS_
 $(SOC_TEST_DIR)/far.elf: tests/soc/far.S
 	@mkdir -p $(@D)
 	$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-Ttext=0x40000000 -o $@ $<
+# Linked in DRAM only: nothing for local RAM, where the CPU starts.
+$(SOC_TEST_DIR)/dram_only.elf: tests/soc/dram_only.S
+	@mkdir -p $(@D)
+	$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-n,-Ttext=0x80000000,--entry=0 -o $@ $<
 $(SOC_TEST_DIR)/hello.elf: $(FW_DIR)/hello.elf
 	@mkdir -p $(@D)
 	cp $< $@
 
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
-TEST_DEPS += $(addprefix $(SOC_TEST_DIR)/,$(addsuffix .elf,$(SOC_PROGS) far hello))
+TEST_DEPS += $(addprefix $(SOC_TEST_DIR)/,$(addsuffix .elf,$(SOC_PROGS) far dram_only hello))
 TESTS += soc_sim_cli
 TEST_CMD.soc_sim_cli := tests/soc/check_cli.sh $(KTPU_SIM) $(SOC_TEST_DIR)
 endif

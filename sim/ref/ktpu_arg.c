@@ -1,0 +1,115 @@
+/* ktpu_arg.c -- command-line values (ktpu_arg.h). No strtoul: it accepts
+ * blanks and a sign ("-1" is 2^64 - 1) and, with base 0, octal and hex. */
+#include "ktpu_arg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, KTPU_ARG_ERR_LEN, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Digits s[0..len) as a number; 0 = ok, 1 = not digits, 2 = above 2^64-1. */
+static int digits(const char *s, size_t len, uint64_t *v)
+{
+    uint64_t x = 0;
+    int big = 0;
+    if (len == 0)
+        return 1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 1;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (x > (UINT64_MAX - d) / 10u)
+            big = 1;
+        else
+            x = x * 10u + d;
+    }
+    *v = x;
+    return big ? 2 : 0;
+}
+
+/* Values are quoted in messages, cut to keep the line short. */
+#define SHOWN "'%.80s'"
+
+int ktpu_arg_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v,
+                 char err[KTPU_ARG_ERR_LEN])
+{
+    uint64_t x = 0;
+    if (!s)
+        return fail(err, "%s needs a value", opt);
+    int r = digits(s, strlen(s), &x);
+    if (r == 1)
+        return fail(err, "%s: " SHOWN " is not a decimal number (digits 0-9 only)", opt, s);
+    if (r == 2 || x < lo || x > hi)
+        return fail(err, "%s: " SHOWN " is not in %llu..%llu", opt, s, (unsigned long long)lo,
+                    (unsigned long long)hi);
+    *v = x;
+    return 0;
+}
+
+int ktpu_arg_one_of(const char *opt, const char *s, const uint64_t *set, unsigned n, uint64_t *v,
+                    char err[KTPU_ARG_ERR_LEN])
+{
+    uint64_t x = 0;
+    if (!s)
+        return fail(err, "%s needs a value", opt);
+    int r = digits(s, strlen(s), &x);
+    if (r == 1)
+        return fail(err, "%s: " SHOWN " is not a decimal number (digits 0-9 only)", opt, s);
+    for (unsigned i = 0; r == 0 && i < n; i++)
+        if (set[i] == x) {
+            *v = x;
+            return 0;
+        }
+    char list[128] = "";
+    for (unsigned i = 0; i < n; i++) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%llu", i ? ", " : "", (unsigned long long)set[i]);
+    }
+    return fail(err, "%s: " SHOWN " is not one of %s", opt, s, list);
+}
+
+int ktpu_arg_tuple(const char *opt, const char *s, char sep, const char *form,
+                   const char *const *names, unsigned n, uint64_t lo, uint64_t hi, uint64_t *v,
+                   char err[KTPU_ARG_ERR_LEN])
+{
+    if (!s)
+        return fail(err, "%s needs a value (%s)", opt, form);
+    const char *p = s;
+    for (unsigned i = 0; i < n; i++) {
+        const char *end = i + 1 < n ? strchr(p, sep) : p + strlen(p);
+        if (!end || (i + 1 == n && strchr(p, sep)))
+            return fail(err, "%s: " SHOWN " is not %s (%u decimal numbers joined by '%c')", opt,
+                        s, form, n, sep);
+        uint64_t x = 0;
+        int r = digits(p, (size_t)(end - p), &x);
+        if (r == 1)
+            return fail(err, "%s: %s in " SHOWN " is not a decimal number (digits 0-9 only)", opt,
+                        names[i], s);
+        if (r == 2 || x < lo || x > hi)
+            return fail(err, "%s: %s in " SHOWN " is not in %llu..%llu", opt, names[i], s,
+                        (unsigned long long)lo, (unsigned long long)hi);
+        v[i] = x;
+        p = end + 1;
+    }
+    return 0;
+}
+
+int ktpu_arg_file(const char *opt, const char *s, char err[KTPU_ARG_ERR_LEN])
+{
+    if (!s)
+        return fail(err, "%s needs a file name", opt);
+    if (!*s)
+        return fail(err, "%s: the file name is empty", opt);
+    if (*s == '-')
+        return fail(err, "%s: " SHOWN " looks like an option, not a file name (write ./%.80s "
+                         "for a file of that name)", opt, s, s);
+    return 0;
+}
