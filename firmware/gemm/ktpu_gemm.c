@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ktpu_gemm.h"
+#include "ktpu_job.h"
 #include "ktpu_mesh.h"
 #include "ktpu_plan.h"
 
@@ -37,50 +38,6 @@ static struct {
 static void bad_job(const char *what, unsigned long v)
 {
     printf("gemm: bad job: %s (0x%lx)\n", what, v);
-}
-
-/* SPEC §2 / ktpu.def JOB_*: everything the clusters would refuse, or that
- * would make C overlap the job block, is refused here with its name. */
-static int validate(const uint32_t *j, unsigned present, unsigned *ncl)
-{
-    uint32_t m = j[KTPU_JOB_M_WORD], n = j[KTPU_JOB_N_WORD], k = j[KTPU_JOB_K_WORD];
-    uint32_t fmt = KTPU_FIELD_GET(JOB_FLAGS_FMT, j[KTPU_JOB_FLAGS_WORD]);
-    uint32_t esz = fmt == KTPU_FMT_FP16 ? 2u : 1u;
-    uint32_t req = j[KTPU_JOB_CLUSTERS_WORD];
-    uint64_t end;
-    if (j[KTPU_JOB_MAGIC_WORD] != KTPU_JOB_MAGIC) return bad_job("magic is not JOB_MAGIC", j[0]), 0;
-    if (!m || m % 4 || m > 65536) return bad_job("M must be a multiple of 4 in 4..65536", m), 0;
-    if (!n || n % 4 || n > 65536) return bad_job("N must be a multiple of 4 in 4..65536", n), 0;
-    if (!k || k % 32 || k > (1u << 20)) return bad_job("K must be a multiple of 32 in 32..2^20", k), 0;
-    if (fmt != KTPU_FMT_FP16 && fmt != KTPU_FMT_MX) return bad_job("FLAGS.FMT is neither FP16 nor MX", fmt), 0;
-    if (j[KTPU_JOB_A_WORD] % 32) return bad_job("A base not a multiple of 32", j[KTPU_JOB_A_WORD]), 0;
-    if (j[KTPU_JOB_B_WORD] % 32) return bad_job("BT base not a multiple of 32", j[KTPU_JOB_B_WORD]), 0;
-    if (j[KTPU_JOB_C_WORD] % 8) return bad_job("C base not a multiple of 8", j[KTPU_JOB_C_WORD]), 0;
-    if (j[KTPU_JOB_A_STRIDE_WORD] % 32 || j[KTPU_JOB_A_STRIDE_WORD] < k * esz)
-        return bad_job("A stride not a multiple of 32 of at least a row", j[KTPU_JOB_A_STRIDE_WORD]), 0;
-    if (j[KTPU_JOB_B_STRIDE_WORD] % 32 || j[KTPU_JOB_B_STRIDE_WORD] < k * esz)
-        return bad_job("BT stride not a multiple of 32 of at least a row", j[KTPU_JOB_B_STRIDE_WORD]), 0;
-    if (j[KTPU_JOB_C_STRIDE_WORD] % 8 || j[KTPU_JOB_C_STRIDE_WORD] < 2 * n)
-        return bad_job("C stride not a multiple of 8 of at least a row", j[KTPU_JOB_C_STRIDE_WORD]), 0;
-    /* each operand's bytes as [base, end), in 64 bits: nothing wraps */
-    uint64_t c0 = j[KTPU_JOB_C_WORD], a0 = j[KTPU_JOB_A_WORD], b0 = j[KTPU_JOB_B_WORD];
-    uint64_t a1 = a0 + (uint64_t)(m - 1) * j[KTPU_JOB_A_STRIDE_WORD] + (uint64_t)k * esz;
-    uint64_t b1 = b0 + (uint64_t)(n - 1) * j[KTPU_JOB_B_STRIDE_WORD] + (uint64_t)k * esz;
-    end = c0 + (uint64_t)(m - 1) * j[KTPU_JOB_C_STRIDE_WORD] + 2ull * n;
-    if (a1 > 0x100000000ull) return bad_job("A extends past 4 GiB", j[KTPU_JOB_A_WORD]), 0;
-    if (b1 > 0x100000000ull) return bad_job("BT extends past 4 GiB", j[KTPU_JOB_B_WORD]), 0;
-    if (end > 0x100000000ull) return bad_job("C extends past 4 GiB", j[KTPU_JOB_C_WORD]), 0;
-    if (c0 < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && end > KTPU_JOB_OFFSET)
-        return bad_job("C overlaps the job block", j[KTPU_JOB_C_WORD]), 0;
-    /* C written over an operand it is still read from: refused, whatever
-     * the strides interleave (the tiles would read what earlier tiles wrote) */
-    if (c0 < a1 && a0 < end) return bad_job("C overlaps A", j[KTPU_JOB_C_WORD]), 0;
-    if (c0 < b1 && b0 < end) return bad_job("C overlaps BT", j[KTPU_JOB_C_WORD]), 0;
-    if (present == 0) return bad_job("no clusters in SOC_KINDS0/1", 0), 0;
-    if (req > present) return bad_job("JOB_CLUSTERS is more than the clusters present", req), 0;
-    *ncl = req ? req : present;
-    if (*ncl > MAXC) *ncl = MAXC;   /* counters have room for MAXC */
-    return 1;
 }
 
 static void hw_error(unsigned c, unsigned op, unsigned code, uint32_t addr, const char *what)
@@ -236,7 +193,10 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
     if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
-    if (R.present < 0 || !validate(j, R.present < 0 ? 0 : (unsigned)R.present, &ncl)) {
+    uint32_t bad_value = 0;
+    const char *why = ktpu_job_check(j, R.present < 0 ? 0 : (unsigned)R.present, MAXC, &ncl, &bad_value);
+    if (R.present < 0 || why) {
+        if (why) bad_job(why, bad_value);
         R.jobst = KTPU_JOBST_BADJOB;
         return finish(job, 0, t0);
     }

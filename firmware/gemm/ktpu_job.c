@@ -1,0 +1,56 @@
+/* The GEMM job block's check (see ktpu_job.h). Portable C99, no I/O: also
+ * compiled on the host (tests/fw). */
+#include "ktpu_job.h"
+
+#include "ktpu_ci.h"
+
+/* refuse, naming the rule and the value that broke it */
+#define BAD(v, why)    \
+    do {               \
+        *value = (v);  \
+        return (why);  \
+    } while (0)
+
+const char *ktpu_job_check(const uint32_t *j, unsigned present, unsigned max_clusters, unsigned *ncl,
+                           uint32_t *value)
+{
+    uint32_t m = j[KTPU_JOB_M_WORD], n = j[KTPU_JOB_N_WORD], k = j[KTPU_JOB_K_WORD];
+    uint32_t fmt = KTPU_FIELD_GET(JOB_FLAGS_FMT, j[KTPU_JOB_FLAGS_WORD]);
+    uint32_t esz = fmt == KTPU_FMT_FP16 ? 2u : 1u;
+    uint32_t req = j[KTPU_JOB_CLUSTERS_WORD];
+    uint64_t end;
+    if (j[KTPU_JOB_MAGIC_WORD] != KTPU_JOB_MAGIC) BAD(j[0], "magic is not JOB_MAGIC");
+    if (!m || m % 4 || m > 65536) BAD(m, "M must be a multiple of 4 in 4..65536");
+    if (!n || n % 4 || n > 65536) BAD(n, "N must be a multiple of 4 in 4..65536");
+    if (!k || k % 32 || k > (1u << 20)) BAD(k, "K must be a multiple of 32 in 32..2^20");
+    if (fmt != KTPU_FMT_FP16 && fmt != KTPU_FMT_MX) BAD(fmt, "FLAGS.FMT is neither FP16 nor MX");
+    if (j[KTPU_JOB_A_WORD] % 32) BAD(j[KTPU_JOB_A_WORD], "A base not a multiple of 32");
+    if (j[KTPU_JOB_B_WORD] % 32) BAD(j[KTPU_JOB_B_WORD], "BT base not a multiple of 32");
+    if (j[KTPU_JOB_C_WORD] % 8) BAD(j[KTPU_JOB_C_WORD], "C base not a multiple of 8");
+    if (j[KTPU_JOB_A_STRIDE_WORD] % 32 || j[KTPU_JOB_A_STRIDE_WORD] < k * esz)
+        BAD(j[KTPU_JOB_A_STRIDE_WORD], "A stride not a multiple of 32 of at least a row");
+    if (j[KTPU_JOB_B_STRIDE_WORD] % 32 || j[KTPU_JOB_B_STRIDE_WORD] < k * esz)
+        BAD(j[KTPU_JOB_B_STRIDE_WORD], "BT stride not a multiple of 32 of at least a row");
+    if (j[KTPU_JOB_C_STRIDE_WORD] % 8 || j[KTPU_JOB_C_STRIDE_WORD] < 2 * n)
+        BAD(j[KTPU_JOB_C_STRIDE_WORD], "C stride not a multiple of 8 of at least a row");
+    /* each operand's bytes as [base, end), in 64 bits: nothing wraps */
+    uint64_t c0 = j[KTPU_JOB_C_WORD], a0 = j[KTPU_JOB_A_WORD], b0 = j[KTPU_JOB_B_WORD];
+    uint64_t a1 = a0 + (uint64_t)(m - 1) * j[KTPU_JOB_A_STRIDE_WORD] + (uint64_t)k * esz;
+    uint64_t b1 = b0 + (uint64_t)(n - 1) * j[KTPU_JOB_B_STRIDE_WORD] + (uint64_t)k * esz;
+    end = c0 + (uint64_t)(m - 1) * j[KTPU_JOB_C_STRIDE_WORD] + 2ull * n;
+    if (a1 > 0x100000000ull) BAD(j[KTPU_JOB_A_WORD], "A extends past 4 GiB");
+    if (b1 > 0x100000000ull) BAD(j[KTPU_JOB_B_WORD], "BT extends past 4 GiB");
+    if (end > 0x100000000ull) BAD(j[KTPU_JOB_C_WORD], "C extends past 4 GiB");
+    if (c0 < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && end > KTPU_JOB_OFFSET)
+        BAD(j[KTPU_JOB_C_WORD], "C overlaps the job block");
+    /* C written over an operand it is still read from: refused, whatever
+     * the strides interleave (the tiles would read what earlier tiles wrote) */
+    if (c0 < a1 && a0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps A");
+    if (c0 < b1 && b0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps BT");
+    if (present == 0) BAD(0, "no clusters in SOC_KINDS0/1");
+    if (req > present) BAD(req, "JOB_CLUSTERS is more than the clusters present");
+    *ncl = req ? req : present;
+    if (*ncl > max_clusters) *ncl = max_clusters;
+    return 0;
+}
+
