@@ -58,6 +58,13 @@ TEST_DEPS += $(GEMM_FW_ELF)
 endif
 endif
 
+# make regress: the GEMM under 20 seeds (shape, distribution, format,
+# machine and DRAM latency vary with the seed).
+ifneq ($(wildcard firmware/gemm/main.c),)
+REGRESS_DEPS += $(GEMM_FW_ELF) $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
+REGRESS_CMDS += tests/soc/regress_gemm.sh $(BUILD) ;
+endif
+
 # SPEC §15 grid (make bench): build/bench/gemm.csv. The largest shapes take
 # minutes of host time on 1 cluster; SOC_BENCH_SHAPES narrows the grid.
 ifneq ($(wildcard firmware/gemm/main.c),)
