@@ -38,15 +38,25 @@ static int digits(const char *s, size_t len, uint64_t *v)
 /* Values are quoted in messages, cut to keep the line short. */
 #define SHOWN "'%.80s'"
 
+/* s as a decimal number into *x: 0, 2 if it does not fit 64 bits, or -1
+ * with the error written (no value, not digits). */
+static int decimal(const char *opt, const char *s, uint64_t *x, char err[KTPU_ARG_ERR_LEN])
+{
+    if (!s)
+        return fail(err, "%s needs a value", opt);
+    int r = digits(s, strlen(s), x);
+    if (r == 1)
+        return fail(err, "%s: " SHOWN " is not a decimal number (digits 0-9 only)", opt, s);
+    return r;
+}
+
 int ktpu_arg_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v,
                  char err[KTPU_ARG_ERR_LEN])
 {
     uint64_t x = 0;
-    if (!s)
-        return fail(err, "%s needs a value", opt);
-    int r = digits(s, strlen(s), &x);
-    if (r == 1)
-        return fail(err, "%s: " SHOWN " is not a decimal number (digits 0-9 only)", opt, s);
+    int r = decimal(opt, s, &x, err);
+    if (r < 0)
+        return r;
     if (r == 2 || x < lo || x > hi)
         return fail(err, "%s: " SHOWN " is not in %llu..%llu", opt, s, (unsigned long long)lo,
                     (unsigned long long)hi);
@@ -58,11 +68,9 @@ int ktpu_arg_one_of(const char *opt, const char *s, const uint64_t *set, unsigne
                     char err[KTPU_ARG_ERR_LEN])
 {
     uint64_t x = 0;
-    if (!s)
-        return fail(err, "%s needs a value", opt);
-    int r = digits(s, strlen(s), &x);
-    if (r == 1)
-        return fail(err, "%s: " SHOWN " is not a decimal number (digits 0-9 only)", opt, s);
+    int r = decimal(opt, s, &x, err);
+    if (r < 0)
+        return r;
     for (unsigned i = 0; r == 0 && i < n; i++)
         if (set[i] == x) {
             *v = x;
