@@ -254,11 +254,18 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     return KTPU_PLAN_OK;
 }
 
-unsigned ktpu_plan_next_chunk(const struct ktpu_plan *p, unsigned kb0, unsigned nk)
+/* The current tile's values the instructions use, once per tile (not per
+ * instruction: the issue path). */
+static void tile_enter(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur)
 {
-    unsigned next = kb0 + nk;
-    if (next >= p->nkb) return 0;
-    return umin(p->nk_max, p->nkb - next);
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    cur->g0 = cur->bm * p->gm;
+    cur->h0 = cur->bn * p->gn;
+    cur->gm = umin(p->gm, p->gmt - cur->g0);
+    cur->gn = umin(p->gn, p->gnt - cur->h0);
+    cur->a_row = cfg->a + 4 * cur->g0 * cfg->lda;
+    cur->b_row = cfg->b + 4 * cur->h0 * cfg->ldb;
+    cur->c_at = cfg->c + 4 * cur->g0 * cfg->ldc + (MUT(8) ? 4 : 8) * cur->h0;
 }
 
 void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_cursor *cur)
@@ -280,6 +287,7 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
     cur->b_fill = 0;
     /* a cluster without tiles gets nothing, not even the STATUS barrier */
     cur->status_sent = cur->tile >= cur->tile_end;
+    if (!cur->status_sent) tile_enter(p, cur);
 }
 
 int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op)
@@ -298,11 +306,10 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
         o->fmt = 0;
         return 1;
     }
-    unsigned bm = cur->bm, bn = cur->bn;
+    unsigned bn = cur->bn, gm = cur->gm, gn = cur->gn;
     o->tile = cur->tile;
-    o->g0 = bm * p->gm;
-    o->h0 = bn * p->gn;
-    unsigned gm = umin(p->gm, p->gmt - o->g0), gn = umin(p->gn, p->gnt - o->h0);
+    o->g0 = cur->g0;
+    o->h0 = cur->h0;
     o->kb0 = cur->kb0;
     o->nk = cur->nk;
     o->fmt = cfg->fmt;
@@ -313,7 +320,7 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
         o->side = 0;
         o->off = a_off;
         o->gm = gm;
-        o->base = cfg->a + 4 * o->g0 * cfg->lda + cur->kb0 * p->bpb;
+        o->base = cur->a_row + cur->kb0 * p->bpb;
         o->stride = cfg->lda;
         cur->step = 1;
         return 1;
@@ -332,9 +339,9 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
             o->side = 1;
             o->off = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
             o->gm = gn;
-            o->base = cfg->b + 4 * o->h0 * cfg->ldb + (MUT(9) ? 0 : cur->kb0 * p->bpb);
+            o->base = cur->b_row + (MUT(9) ? 0 : cur->kb0 * p->bpb);
             o->stride = cfg->ldb;
-                return 1;
+            return 1;
         }
     }
     /* step 2: the sweep */
@@ -346,14 +353,13 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
     o->gn = gn;
     o->acc = MUT(2) ? 0 : cur->kb0 > 0;
     o->emit = MUT(1) ? cur->kb0 == 0 : cur->kb0 + cur->nk == p->nkb;
-    o->base = cfg->c + 4 * o->g0 * cfg->ldc + (MUT(8) ? 4 : 8) * o->h0;
+    o->base = cur->c_at;
     o->stride = cfg->ldc;
     cur->a_half ^= 1;
     cur->step = 0;
-    unsigned nk = ktpu_plan_next_chunk(p, cur->kb0, cur->nk);
-    if (nk) {
+    if (cur->kb0 + cur->nk < p->nkb) {   /* the next chunk: nk_max blocks, or the rest */
         cur->kb0 += cur->nk;
-        cur->nk = nk;
+        cur->nk = umin(p->nk_max, p->nkb - cur->kb0);
     } else {
         cur->tile++;
         if (++cur->bm == p->ntm) {   /* column-block major, no division on the hot path */
@@ -362,6 +368,7 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
         }
         cur->kb0 = 0;
         cur->nk = umin(p->nk_max, p->nkb);
+        if (cur->tile < cur->tile_end) tile_enter(p, cur);
     }
     return 1;
 }

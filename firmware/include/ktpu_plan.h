@@ -68,13 +68,15 @@ struct ktpu_plan_op {
 struct ktpu_plan_cursor {
     unsigned tile, tile_end;              /* this cluster's tiles [tile, tile_end) */
     unsigned bm, bn;                      /* the tile's row block and column block */
+    unsigned g0, h0, gm, gn;              /* ... its origin and size in groups (edge tiles smaller) */
+    uint32_t a_row, b_row, c_at;          /* ... its first A row, BT row and C element (bytes) */
     unsigned kb0, nk;                     /* current chunk */
     unsigned step;                        /* 0 FILL A, 1 FILL B, 2 GEMM */
     unsigned a_half;                      /* parity of the next A (and streamed B) chunk */
     unsigned b_half;                      /* resident B buffer in use */
     unsigned b_col;                       /* column block whose BT is resident, or ~0 */
     int b_fill;                           /* this tile fills the resident BT (first of its column block) */
-    int status_sent, finished;
+    int status_sent;
 };
 
 /* Why a plan was refused (the service validates jobs first; these are the
@@ -97,12 +99,6 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
 
 /* The cluster's next instruction: 1 and *op filled, or 0 after its STATUS. */
 int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op);
-
-/* The size of the K chunk after the one of nk blocks that started at kb0
- * (0 after the last): nk_max, or the rest. A tile's chunks are nk_max
- * blocks each, except a cluster's first tile with streamed BT, whose first
- * chunk is nk_first. */
-unsigned ktpu_plan_next_chunk(const struct ktpu_plan *p, unsigned kb0, unsigned nk);
 
 /* a / b (b > 0), exactly, without a hardware divide where a table of
  * reciprocals or a shift does it (exported for the host test). */
