@@ -33,6 +33,10 @@ static struct {
     /* where the CPU's cycles go (mcycle): before the first instruction,
      * encoding, sending, completions; the rest of the loop is waiting */
     uint32_t t_start, t_prep, t_send, t_done, n_prep, n_send, n_done;
+    /* the job's phases (mcycle from its start): a GEMM's CL_DONE comes when
+     * its sweep starts, so the first one per cluster ends its prologue and
+     * the last one starts the tail */
+    uint32_t t0, t_first_sweep[MAXC], t_last_sweep;
 } R;
 
 static void bad_job(const char *what, unsigned long v)
@@ -95,7 +99,11 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
         completion_error(d);
         return;
     }
-    if (d->op == KTPU_CLOP_GEMM && (d->tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
+    if (d->op == KTPU_CLOP_GEMM) {
+        R.t_last_sweep = ktpu_read_mcycle() - R.t0;
+        if (!R.t_first_sweep[c]) R.t_first_sweep[c] = R.t_last_sweep;
+        if ((d->tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
+    }
     if (d->op == KTPU_CLOP_STATUS && !(d->tag & TAG_CLEAR)) {
         uint32_t fl = d->w[KTPU_CD_FLAGS_WORD];
         for (unsigned i = 1; i < 8; i++) R.ctr[c][i] = d->w[i];
@@ -183,12 +191,13 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     /* field by field: picolibc's -Os memset goes a byte at a time */
     for (unsigned c = 0; c < MAXC; c++) {
         R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
-        R.tiles_done[c] = R.tiles_announced[c] = 0;
+        R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = 0;
         for (unsigned i = 0; i < 8; i++) R.ctr[c][i] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = 0;
-    R.t_start = R.t_prep = R.t_send = R.t_done = R.n_prep = R.n_send = R.n_done = 0;
+    R.t_start = R.t_prep = R.t_send = R.t_done = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
+    R.t0 = t0;
     R.jobst = KTPU_JOBST_DONE;
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
@@ -331,6 +340,10 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                "%lu completions in %lu; busy %lu%% of the job\n",
                (unsigned long)R.t_start, (unsigned long)R.n_prep, (unsigned long)R.t_prep, (unsigned long)R.t_send,
                (unsigned long)R.n_done, (unsigned long)R.t_done, (unsigned long)(cyc ? 100u * (uint64_t)busy / cyc : 0));
+        printf("gemm: phases: first instruction at %lu, first sweep at", (unsigned long)R.t_start);
+        for (unsigned c = 0; c < ncl; c++) printf(" %lu", (unsigned long)R.t_first_sweep[c]);
+        printf(" (cluster 0..%u, 0: no tile), last sweep from %lu, done at %lu\n", ncl - 1,
+               (unsigned long)R.t_last_sweep, (unsigned long)cyc);
     }
     return st;
 }

@@ -8,7 +8,10 @@
 # marked FAIL and the bench exits non-zero.
 #
 # CSV: one row per run, ktpu-sim --csv's columns plus the firmware's CPU busy
-# fraction, the commit, the seed and the DRAM latency. The previous run's CSV
+# fraction, the commit, the seed, the DRAM latency and the job's phases from
+# the firmware's "gemm: phases:" line (cycles from the job's start): the
+# first instruction, the latest first sweep of a cluster (the prologue ends),
+# the last sweep's start (the tail begins). The previous run's CSV
 # is kept as CSV.prev and every row that got slower (more job cycles) than
 # the same row there is listed. With gnuplot, CSV.png plots % of peak per
 # shape (MXFP7, latency 64).
@@ -24,7 +27,7 @@ mkdir -p "$(dirname "$csv")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %12s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "sim cyc/s"
+printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "prologue" "steady" "last+tail"
 for lat in 64 1; do
   for s in "${shapes[@]}"; do
     for fmt in fp16 mx; do
@@ -34,16 +37,20 @@ for lat in 64 1; do
         rm -f "$tmp/row.csv"
         "$b/ktpu-sim" "${args[@]}" >"$tmp/out.txt" 2>&1 || status=1
         busy=$(sed -n 's/^gemm: CPU: .* busy \([0-9]*\)% of the job$/\1/p' "$tmp/out.txt")
+        phases=$(awk '/^gemm: phases:/ { first = $6; sw = 0
+                       for (i = 10; $i != "(cluster"; i++) if ($i + 0 > sw) sw = $i + 0
+                       for (; i <= NF; i++) if ($i == "from") last = $(i + 1)
+                       sub(/,$/, "", first); sub(/,$/, "", last); print first "," sw "," last }' "$tmp/out.txt")
         if [ ! -s "$tmp/row.csv" ]; then
           echo "bench: $s $fmt $c clusters latency $lat: no result row (ktpu-sim output follows)"
           tail -n 5 "$tmp/out.txt"
           status=1
           continue
         fi
-        [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency" >"$csv"
-        echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat" >>"$csv"
+        [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency,first_instr,first_sweep,last_sweep" >"$csv"
+        echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat,${phases:-,,}" >>"$csv"
         tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
-          '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %12s %s\n", s, f, c, l, $6, $7, $8, $16, $15, ($10 == "pass" ? "" : "FAIL") }'
+          '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s\n", s, f, c, l, $6, $7, $8, $16, $21, $22 - $21, $6 - $22, ($10 == "pass" ? "" : "FAIL") }'
       done
     done
   done
