@@ -1,8 +1,8 @@
 # KohakuTPU top-level build. `make run` and `make test` are the two commands;
 # both install missing Debian packages first (scripts/deps.sh), then build in
 # parallel. Each block adds its own rules in a fragment beside its sources
-# (rtl/*/block.mk, sim/*/block.mk, firmware/*.mk, tests/*/tests.mk); this file
-# holds only what they share.
+# (rtl/*/block.mk, sim/*/block.mk, firmware/*.mk, tests/*/tests.mk,
+# tests/fuzz/fuzz.mk); this file holds only what they share.
 
 SHELL   := /bin/bash
 BUILD   := build
@@ -15,7 +15,7 @@ define NL
 endef
 
 .DEFAULT_GOAL := help
-.PHONY: help deps test run bench synth regress clean test-run run-build run-go bench-build \
+.PHONY: help deps test run bench synth regress fuzz clean test-run run-build run-go bench-build \
         bench-go synth-build synth-go regress-build regress-go
 
 help:
@@ -24,6 +24,7 @@ help:
 	@echo "make bench   - performance benchmarks (simulated cycles, CSV in build/bench/)"
 	@echo "make synth   - Yosys resource table per block"
 	@echo "make regress - long sweeps, beyond make test"
+	@echo "make fuzz    - libFuzzer on the parsers and the job check, FUZZ_SECONDS (60) each (clang)"
 	@echo "make deps    - install the Debian packages the project needs (as root)"
 
 deps:
@@ -143,7 +144,7 @@ REGRESS_CMDS :=
 SYNTH_CMDS :=
 SYNTH_BLOCKS :=
 include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk \
-                          scripts/*/block.mk tests/*/tests.mk))
+                          scripts/*/block.mk tests/*/tests.mk tests/*/fuzz.mk))
 
 run_cmds = @set -e; $(1) true
 

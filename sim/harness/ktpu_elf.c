@@ -39,6 +39,42 @@ static const struct ktpu_elf_region *find(const struct ktpu_elf_region *r, int n
     return NULL;
 }
 
+int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions,
+                      int n_regions, uint32_t *entry, char *err, size_t err_len)
+{
+    if (size < 52 || memcmp(img, "\177ELF", 4) != 0) return fail(err, err_len, "not an ELF file");
+    if (img[4] != 1) return fail(err, err_len, "not a 32-bit ELF (class %u)", img[4]);
+    if (img[5] != 1) return fail(err, err_len, "not little-endian");
+    if (rd16(img + 18) != EM_RISCV)
+        return fail(err, err_len, "not a RISC-V ELF (machine %u)", rd16(img + 18));
+    if (rd16(img + 16) != ET_EXEC)
+        return fail(err, err_len, "not an executable (type %u)", rd16(img + 16));
+    uint32_t phoff = rd32(img + 28), phentsize = rd16(img + 42), phnum = rd16(img + 44);
+    *entry = rd32(img + 24);
+    if (phentsize < 32 || (uint64_t)phoff + (uint64_t)phnum * phentsize > (uint64_t)size)
+        return fail(err, err_len, "program header table outside the file");
+    int loaded = 0;
+    for (uint32_t i = 0; i < phnum; i++) {
+        const uint8_t *ph = img + phoff + i * phentsize;
+        if (rd32(ph) != PT_LOAD) continue;
+        uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12);
+        uint32_t filesz = rd32(ph + 16), memsz = rd32(ph + 20);
+        if (memsz == 0) continue;
+        if (filesz > memsz || (uint64_t)off + filesz > (uint64_t)size)
+            return fail(err, err_len, "segment %u: file bytes outside the file or above its size",
+                        i);
+        const struct ktpu_elf_region *r = find(regions, n_regions, paddr, memsz);
+        if (!r)
+            return fail(err, err_len, "segment %u at 0x%08x (0x%x bytes) is outside memory", i,
+                        (unsigned)paddr, (unsigned)memsz);
+        for (uint32_t b = 0; b < memsz; b++)
+            r->sink(r->ctx, paddr + b, b < filesz ? img[off + b] : 0);
+        loaded++;
+    }
+    if (!loaded) return fail(err, err_len, "no loadable segment");
+    return 0;
+}
+
 int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n_regions,
                   uint32_t *entry, char *err, size_t err_len)
 {
@@ -47,52 +83,7 @@ int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n
     char ierr[KTPU_IN_ERR_LEN];
     if (ktpu_in_read(path, KTPU_ELF_MAX_BYTES, &img, &size, ierr) != 0)
         return fail(err, err_len, "%s", ierr);
-    int rc = -1;
-
-    if (size < 52 || memcmp(img, "\177ELF", 4) != 0) {
-        fail(err, err_len, "not an ELF file");
-        goto out;
-    }
-    if (img[4] != 1) { fail(err, err_len, "not a 32-bit ELF (class %u)", img[4]); goto out; }
-    if (img[5] != 1) { fail(err, err_len, "not little-endian"); goto out; }
-    if (rd16(img + 18) != EM_RISCV) {
-        fail(err, err_len, "not a RISC-V ELF (machine %u)", rd16(img + 18));
-        goto out;
-    }
-    if (rd16(img + 16) != ET_EXEC) {
-        fail(err, err_len, "not an executable (type %u)", rd16(img + 16));
-        goto out;
-    }
-    uint32_t phoff = rd32(img + 28), phentsize = rd16(img + 42), phnum = rd16(img + 44);
-    *entry = rd32(img + 24);
-    if (phentsize < 32 || (uint64_t)phoff + (uint64_t)phnum * phentsize > (uint64_t)size) {
-        fail(err, err_len, "program header table outside the file");
-        goto out;
-    }
-    int loaded = 0;
-    for (uint32_t i = 0; i < phnum; i++) {
-        const uint8_t *ph = img + phoff + i * phentsize;
-        if (rd32(ph) != PT_LOAD) continue;
-        uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12);
-        uint32_t filesz = rd32(ph + 16), memsz = rd32(ph + 20);
-        if (memsz == 0) continue;
-        if (filesz > memsz || (uint64_t)off + filesz > (uint64_t)size) {
-            fail(err, err_len, "segment %u: file bytes outside the file or above its size", i);
-            goto out;
-        }
-        const struct ktpu_elf_region *r = find(regions, n_regions, paddr, memsz);
-        if (!r) {
-            fail(err, err_len, "segment %u at 0x%08x (0x%x bytes) is outside memory", i,
-                 (unsigned)paddr, (unsigned)memsz);
-            goto out;
-        }
-        for (uint32_t b = 0; b < memsz; b++)
-            r->sink(r->ctx, paddr + b, b < filesz ? img[off + b] : 0);
-        loaded++;
-    }
-    if (!loaded) { fail(err, err_len, "no loadable segment"); goto out; }
-    rc = 0;
-out:
+    int rc = ktpu_elf_load_mem(img, size, regions, n_regions, entry, err, err_len);
     free(img);
     return rc;
 }

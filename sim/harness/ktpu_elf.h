@@ -33,6 +33,11 @@ struct ktpu_elf_region {
 int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n_regions,
                   uint32_t *entry, char *err, size_t err_len);
 
+/* The same from an ELF image already in memory (what ktpu_elf_load does
+ * after reading the file; tests/fuzz feeds it directly). */
+int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions,
+                      int n_regions, uint32_t *entry, char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,18 +35,37 @@ static int digits(const char *s, size_t len, uint64_t *v)
     return big ? 2 : 0;
 }
 
-/* Values are quoted in messages, cut to keep the line short. */
-#define SHOWN "'%.80s'"
+const char *ktpu_arg_quote(char q[KTPU_ARG_QUOTE_LEN], const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    for (size_t i = 0; i < 80 && s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            q[n++] = '\\', q[n++] = 'x', q[n++] = hex[c >> 4], q[n++] = hex[c & 15];
+        } else {
+            q[n++] = (char)c;
+        }
+    }
+    q[n] = '\0';
+    return q;
+}
+
+/* Values are quoted in messages, cut to keep the line short, and never
+ * with a raw newline or escape in them (ktpu_arg_quote). */
+#define SHOWN "'%s'"
 
 /* s as a decimal number into *x: 0, 2 if it does not fit 64 bits, or -1
  * with the error written (no value, not digits). */
 static int decimal(const char *opt, const char *s, uint64_t *x, char err[KTPU_ARG_ERR_LEN])
 {
+    char q[KTPU_ARG_QUOTE_LEN];
     if (!s)
         return fail(err, "%s needs a value", opt);
     int r = digits(s, strlen(s), x);
     if (r == 1)
-        return fail(err, "%s: " SHOWN " is not a decimal number (digits 0-9 only)", opt, s);
+        return fail(err, "%s: " SHOWN " is not a decimal number (digits 0-9 only)", opt,
+                    ktpu_arg_quote(q, s));
     return r;
 }
 
@@ -54,11 +73,13 @@ int ktpu_arg_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint6
                  char err[KTPU_ARG_ERR_LEN])
 {
     uint64_t x = 0;
+    char q[KTPU_ARG_QUOTE_LEN];
     int r = decimal(opt, s, &x, err);
     if (r < 0)
         return r;
     if (r == 2 || x < lo || x > hi)
-        return fail(err, "%s: " SHOWN " is not in %llu..%llu", opt, s, (unsigned long long)lo,
+        return fail(err, "%s: " SHOWN " is not in %llu..%llu", opt, ktpu_arg_quote(q, s),
+                    (unsigned long long)lo,
                     (unsigned long long)hi);
     *v = x;
     return 0;
@@ -68,6 +89,7 @@ int ktpu_arg_one_of(const char *opt, const char *s, const uint64_t *set, unsigne
                     char err[KTPU_ARG_ERR_LEN])
 {
     uint64_t x = 0;
+    char q[KTPU_ARG_QUOTE_LEN];
     int r = decimal(opt, s, &x, err);
     if (r < 0)
         return r;
@@ -81,28 +103,30 @@ int ktpu_arg_one_of(const char *opt, const char *s, const uint64_t *set, unsigne
         size_t l = strlen(list);
         snprintf(list + l, sizeof list - l, "%s%llu", i ? ", " : "", (unsigned long long)set[i]);
     }
-    return fail(err, "%s: " SHOWN " is not one of %s", opt, s, list);
+    return fail(err, "%s: " SHOWN " is not one of %s", opt, ktpu_arg_quote(q, s), list);
 }
 
 int ktpu_arg_tuple(const char *opt, const char *s, char sep, const char *form,
                    const char *const *names, unsigned n, uint64_t lo, uint64_t hi, uint64_t *v,
                    char err[KTPU_ARG_ERR_LEN])
 {
+    char q[KTPU_ARG_QUOTE_LEN];
     if (!s)
         return fail(err, "%s needs a value (%s)", opt, form);
+    ktpu_arg_quote(q, s);
     const char *p = s;
     for (unsigned i = 0; i < n; i++) {
         const char *end = i + 1 < n ? strchr(p, sep) : p + strlen(p);
         if (!end || (i + 1 == n && strchr(p, sep)))
             return fail(err, "%s: " SHOWN " is not %s (%u decimal numbers joined by '%c')", opt,
-                        s, form, n, sep);
+                        q, form, n, sep);
         uint64_t x = 0;
         int r = digits(p, (size_t)(end - p), &x);
         if (r == 1)
             return fail(err, "%s: %s in " SHOWN " is not a decimal number (digits 0-9 only)", opt,
-                        names[i], s);
+                        names[i], q);
         if (r == 2 || x < lo || x > hi)
-            return fail(err, "%s: %s in " SHOWN " is not in %llu..%llu", opt, names[i], s,
+            return fail(err, "%s: %s in " SHOWN " is not in %llu..%llu", opt, names[i], q,
                         (unsigned long long)lo, (unsigned long long)hi);
         v[i] = x;
         p = end + 1;
@@ -112,12 +136,13 @@ int ktpu_arg_tuple(const char *opt, const char *s, char sep, const char *form,
 
 int ktpu_arg_file(const char *opt, const char *s, char err[KTPU_ARG_ERR_LEN])
 {
+    char q[KTPU_ARG_QUOTE_LEN];
     if (!s)
         return fail(err, "%s needs a file name", opt);
     if (!*s)
         return fail(err, "%s: the file name is empty", opt);
     if (*s == '-')
-        return fail(err, "%s: " SHOWN " looks like an option, not a file name (write ./%.80s "
-                         "for a file of that name)", opt, s, s);
+        return fail(err, "%s: " SHOWN " looks like an option, not a file name (write ./%s "
+                         "for a file of that name)", opt, ktpu_arg_quote(q, s), q);
     return 0;
 }

@@ -43,6 +43,12 @@ int ktpu_arg_tuple(const char *opt, const char *s, char sep, const char *form,
 /* A file name: present, not empty, not beginning with '-'. */
 int ktpu_arg_file(const char *opt, const char *s, char err[KTPU_ARG_ERR_LEN]);
 
+/* A value as messages show it, so that a message stays one line: the first
+ * 80 bytes of s, each control byte (below 0x20, and 0x7f) written \xNN.
+ * Returns q. */
+#define KTPU_ARG_QUOTE_LEN (80 * 4 + 1)
+const char *ktpu_arg_quote(char q[KTPU_ARG_QUOTE_LEN], const char *s);
+
 #ifdef __cplusplus
 }
 #endif

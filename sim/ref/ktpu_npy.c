@@ -1,7 +1,8 @@
 /* .npy FP16 reader/writer (host only). The header is a Python dict literal;
  * this parses the subset NumPy writes (and a little more: either quote,
  * any key order, optional trailing commas) and rejects anything else with
- * a one-line message naming the file. */
+ * a one-line message naming the file (a key or dtype in it with its
+ * control bytes escaped, ktpu_arg_quote). */
 #include "ktpu_npy.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktpu_arg.h"
 #include "ktpu_in.h"
 #include "ktpu_out.h"
 
@@ -115,7 +117,7 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
                     len - hoff);
 
     struct cursor c = {(const char *)buf + hoff, (const char *)buf + hoff + hlen};
-    char key[32], descr[64];
+    char key[32], descr[64], q[KTPU_ARG_QUOTE_LEN];   /* q: a key or dtype shown in a message */
     int have_descr = 0, have_fortran = 0, have_shape = 0, fortran = 0;
     if (!eat(&c, '{'))
         return fail(err, name, "header is not a dict");
@@ -164,7 +166,7 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
             }
             have_shape = 1;
         } else {
-            return fail(err, name, "unexpected header key '%s'", key);
+            return fail(err, name, "unexpected header key '%s'", ktpu_arg_quote(q, key));
         }
         if (!eat(&c, ',')) {
             if (!eat(&c, '}'))
@@ -179,7 +181,8 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
         return fail(err, name, "header lacks %s",
                     !have_descr ? "'descr'" : !have_fortran ? "'fortran_order'" : "'shape'");
     if (strcmp(descr, "<f2") != 0)
-        return fail(err, name, "dtype '%s' is not FP16 little-endian ('<f2')", descr);
+        return fail(err, name, "dtype '%s' is not FP16 little-endian ('<f2')",
+                    ktpu_arg_quote(q, descr));
     if (fortran)
         return fail(err, name, "fortran_order is True; only C order is accepted");
 

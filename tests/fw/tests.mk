@@ -1,6 +1,6 @@
 # Firmware tests. fw_plan: the GEMM planner and instruction encoders on the
 # host (tests/fw/plan_test.c); fw_plan_mutants: every deliberately broken
-# planner fails it.
+# planner fails it. fw_job, fw_job_mutants: the job block's check (below).
 FW_TEST_DIR  := $(BUILD)/tests/fw
 FW_HOST_SRCS := firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c
 FW_HOST_HDRS := firmware/include/ktpu_plan.h firmware/include/ktpu_ci.h $(GEN_H)
@@ -13,6 +13,21 @@ TEST_DEPS += $(FW_TEST_DIR)/plan_test
 TESTS += fw_plan fw_plan_mutants
 TEST_CMD.fw_plan := $(FW_TEST_DIR)/plan_test
 TEST_CMD.fw_plan_mutants := tests/fw/plan_mutants.sh $(FW_TEST_DIR)/mut $(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include
+
+# fw_job: the job block's check (firmware/gemm/ktpu_job.c) on the host,
+# rule by rule and at every limit (tests/fw/job_test.c), against a second
+# model of the rules (tests/fw/job_inv.c, also used by tests/fuzz);
+# fw_job_mutants: every rule removed, and every limit moved, fails it.
+FW_JOB_SRCS := tests/fw/job_test.c tests/fw/job_inv.c firmware/gemm/ktpu_job.c
+$(FW_TEST_DIR)/job_test: $(FW_JOB_SRCS) tests/fw/job_inv.h firmware/include/ktpu_job.h \
+                         firmware/include/ktpu_ci.h $(GEN_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include -Itests/fw -o $@ $(FW_JOB_SRCS)
+
+TEST_DEPS += $(FW_TEST_DIR)/job_test
+TESTS += fw_job fw_job_mutants
+TEST_CMD.fw_job := $(FW_TEST_DIR)/job_test
+TEST_CMD.fw_job_mutants := tests/fw/job_mutants.sh $(FW_TEST_DIR)/jmut $(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include -Itests/fw
 
 # The GEMM service on the simulated SoC: the on-chip self-test (C against
 # the rv32 reference, bad jobs, a refused operand, a stuck cluster).

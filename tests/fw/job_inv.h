@@ -1,0 +1,15 @@
+/* The invariant an accepted GEMM job block must satisfy, written
+ * independently of firmware/gemm/ktpu_job.c (no 64-bit end sums: the last
+ * row's offset is bounded by division), shared by the host job test
+ * (tests/fw/job_test.c) and the job-check fuzzer (tests/fuzz/fuzz_job.c). */
+#ifndef KTPU_TEST_JOB_INV_H
+#define KTPU_TEST_JOB_INV_H
+
+#include <stdint.h>
+
+/* Returns 0 when the block j (words 0 .. JOB_CLUSTERS_WORD) describes A,
+ * BT and C byte ranges that lie within 4 GiB, and C clear of A, BT and
+ * the job block; otherwise a short reason. */
+const char *ktpu_job_invariant(const uint32_t *j);
+
+#endif
