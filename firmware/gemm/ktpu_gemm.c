@@ -336,10 +336,11 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                cfg.fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn,
                (unsigned long)cyc, pm / 10, pm % 10);
         uint32_t busy = R.t_start + R.t_prep + R.t_send + R.t_done;
-        printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded in %lu, sent in %lu, "
+        printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded in %lu, %lu sent in %lu, "
                "%lu completions in %lu; busy %lu%% of the job\n",
-               (unsigned long)R.t_start, (unsigned long)R.n_prep, (unsigned long)R.t_prep, (unsigned long)R.t_send,
-               (unsigned long)R.n_done, (unsigned long)R.t_done, (unsigned long)(cyc ? 100u * (uint64_t)busy / cyc : 0));
+               (unsigned long)R.t_start, (unsigned long)R.n_prep, (unsigned long)R.t_prep, (unsigned long)R.n_send,
+               (unsigned long)R.t_send, (unsigned long)R.n_done, (unsigned long)R.t_done,
+               (unsigned long)(cyc ? 100u * (uint64_t)busy / cyc : 0));
         printf("gemm: phases: first instruction at %lu, first sweep at", (unsigned long)R.t_start);
         for (unsigned c = 0; c < ncl; c++) printf(" %lu", (unsigned long)R.t_first_sweep[c]);
         printf(" (cluster 0..%u, 0: no tile), last sweep from %lu, done at %lu\n", ncl - 1,
