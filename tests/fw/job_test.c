@@ -48,6 +48,7 @@ static int verbose = 1;
 #define R_N "N must be a multiple of 4 in 4..65536"
 #define R_K "K must be a multiple of 32 in 32..2^20"
 #define R_FMT "FLAGS.FMT is neither FP16 nor MX"
+#define R_RSV "FLAGS has reserved bits set"
 #define R_ABASE "A base not a multiple of 32"
 #define R_BBASE "BT base not a multiple of 32"
 #define R_CBASE "C base not a multiple of 8"
@@ -194,6 +195,15 @@ static void test_rules(void)
     j = job(64, 64, 64, KTPU_FMT_MX);
     set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | KTPU_JOB_FLAGS_TILE_MBOX_MASK);
     OK("MX with TILE_MBOX", &j, 2, 2);
+    /* bits above TILE_MBOX are reserved: refused, not ignored */
+    for (unsigned bit = 3; bit < 32; bit += 7) {
+        j = job(64, 64, 64, KTPU_FMT_MX);
+        set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | 1u << bit);
+        BAD("a reserved FLAGS bit", &j, R_RSV, KTPU_FMT_MX | 1u << bit);
+    }
+    j = job(64, 64, 64, KTPU_FMT_FP16);
+    set(&j, KTPU_JOB_FLAGS_WORD, 1u << 31);
+    BAD("FLAGS bit 31", &j, R_RSV, 1u << 31);
 
     /* base alignment */
     static const uint32_t off32[] = {1, 8, 16, 31};
