@@ -2,7 +2,9 @@
  * this parses the subset NumPy writes (and a little more: either quote,
  * any key order, optional trailing commas) and rejects anything else with
  * a one-line message naming the file (a key or dtype in it with its
- * control bytes escaped, ktpu_arg_quote). */
+ * control bytes escaped, ktpu_arg_quote). Data as numpy writes it (SPEC
+ * §2): FP16, float32 or float64, either byte order, C or Fortran order;
+ * float32/float64 rounded to FP16 to nearest, ties to even, in one step. */
 #include "ktpu_npy.h"
 
 #include <errno.h>
@@ -16,6 +18,84 @@
 #include "ktpu_out.h"
 
 static const uint8_t npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+/* sig * 2^q (sig < 2^62) as an FP16 magnitude, to nearest, ties to even:
+ * 0, or -1 if it rounds past 65504. The quantum is 2^-24 below 2^-14
+ * (subnormals, whose bits are the count of quanta: 1024 is the smallest
+ * normal), else 2^(e-10) for a value in [2^e, 2^(e+1)). */
+static int round_f16(uint64_t sig, int q, uint16_t *h)
+{
+    if (!sig) {
+        *h = 0;
+        return 0;
+    }
+    int bits = 0;
+    while (bits < 64 && sig >> bits) bits++;
+    int e = q + bits - 1, unit = e < -14 ? -24 : e - 10, shift = unit - q;
+    if (e > 15) return -1;
+    uint64_t n;
+    if (shift <= 0) {
+        n = sig << -shift;   /* exact: at most 11 significant bits */
+    } else if (shift >= 64) {
+        n = 0;               /* below half a quantum */
+    } else {
+        uint64_t rem = sig & ((1ull << shift) - 1u), half = 1ull << (shift - 1);
+        n = sig >> shift;
+        if (rem > half || (rem == half && (n & 1u))) n++;
+    }
+    if (unit == -24) {       /* subnormal, or rounded up to 2^-14 */
+        *h = (uint16_t)n;
+        return 0;
+    }
+    if (n == 2048) {         /* rounded up to the next binade */
+        n = 1024;
+        unit++;
+    }
+    int biased = unit + 25;  /* exponent field: e + 15 */
+    if (biased > 30) return -1;
+    *h = (uint16_t)(biased << 10 | (n - 1024));
+    return 0;
+}
+
+/* A float32 or float64 element's value (for messages). */
+static double element_double(const uint8_t *d, unsigned esz, int be)
+{
+    uint64_t x = 0;
+    for (unsigned b = 0; b < esz; b++) x |= (uint64_t)d[be ? esz - 1 - b : b] << (8 * b);
+    if (esz == 4) {
+        uint32_t u = (uint32_t)x;
+        float f;
+        memcpy(&f, &u, sizeof f);
+        return f;
+    }
+    double v;
+    memcpy(&v, &x, sizeof v);
+    return v;
+}
+
+/* One element of size esz (2, 4, 8) at d, big-endian if be, as FP16 bits:
+ * 0, 1 not finite, 2 overflows FP16 (float32/float64 only; an FP16 Inf or
+ * NaN is kept, the tools refuse it by name with its position). */
+static int element_f16(const uint8_t *d, unsigned esz, int be, uint16_t *h)
+{
+    uint64_t x = 0;
+    for (unsigned b = 0; b < esz; b++) x |= (uint64_t)d[be ? esz - 1 - b : b] << (8 * b);
+    if (esz == 2) {
+        *h = (uint16_t)x;
+        return 0;
+    }
+    unsigned sign, ebits = esz == 4 ? 8 : 11, mbits = esz == 4 ? 23 : 52;
+    unsigned emax = (1u << ebits) - 1u, bias = emax >> 1;
+    sign = (unsigned)(x >> (ebits + mbits)) & 1u;
+    unsigned ex = (unsigned)(x >> mbits) & emax;
+    uint64_t m = x & ((1ull << mbits) - 1u);
+    if (ex == emax) return 1;
+    uint64_t sig = ex ? m | 1ull << mbits : m;
+    int q = (ex ? (int)ex : 1) - (int)bias - (int)mbits;
+    if (round_f16(sig, q, h) != 0) return 2;
+    *h |= (uint16_t)(sign << 15);
+    return 0;
+}
 
 static int fail(char *err, const char *name, const char *fmt, ...)
 {
@@ -126,6 +206,9 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
             break;
         if (parse_str(&c, key, sizeof key) != 0 || !eat(&c, ':'))
             return fail(err, name, "malformed header dict");
+        if ((strcmp(key, "descr") == 0 && have_descr) || (strcmp(key, "fortran_order") == 0 && have_fortran) ||
+            (strcmp(key, "shape") == 0 && have_shape))
+            return fail(err, name, "header has the key '%s' twice", ktpu_arg_quote(q, key));
         if (strcmp(key, "descr") == 0) {
             if (parse_str(&c, descr, sizeof descr) != 0)
                 return fail(err, name, "dtype is not a simple type string (structured?)");
@@ -180,32 +263,57 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
     if (!have_descr || !have_fortran || !have_shape)
         return fail(err, name, "header lacks %s",
                     !have_descr ? "'descr'" : !have_fortran ? "'fortran_order'" : "'shape'");
-    if (strcmp(descr, "<f2") != 0)
-        return fail(err, name, "dtype '%s' is not FP16 little-endian ('<f2')",
+    /* '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' ('=' and '|' as numpy allows for them) */
+    unsigned esz = 0;
+    int be = 0;
+    if (strlen(descr) == 3 && strchr("<>=|", descr[0]) && descr[1] == 'f' && strchr("248", descr[2])) {
+        esz = (unsigned)(descr[2] - '0');
+        be = descr[0] == '>';
+    }
+    if (!esz)
+        return fail(err, name, "dtype '%s' is not FP16, float32 or float64 ('<f2', '<f4', '<f8', or '>')",
                     ktpu_arg_quote(q, descr));
-    if (fortran)
-        return fail(err, name, "fortran_order is True; only C order is accepted");
 
     size_t count = 1;
     for (int i = 0; i < out->ndim; i++) {
-        if (out->shape[i] != 0 && count > ((size_t)-1 / 2u) / out->shape[i])
+        if (out->shape[i] != 0 && count > ((size_t)-1 / 8u) / out->shape[i])
             return fail(err, name, "shape too large");
         count *= out->shape[i];
     }
     size_t have = len - hoff - hlen;
-    if (have < count * 2u)
+    if (have < count * esz)
         return fail(err, name, "truncated: shape needs %zu data bytes, file has %zu",
-                    count * 2u, have);
-    if (have > count * 2u)
+                    count * esz, have);
+    if (have > count * esz)
         return fail(err, name, "%zu bytes after the data the shape describes",
-                    have - count * 2u);
+                    have - count * esz);
     out->count = count;
     out->data = malloc(count ? count * sizeof *out->data : 1u);
     if (!out->data)
         return fail(err, name, "out of memory for %zu elements", count);
     const uint8_t *d = buf + hoff + hlen;
-    for (size_t i = 0; i < count; i++)
-        out->data[i] = (uint16_t)(d[2 * i] | (unsigned)d[2 * i + 1] << 8);
+    for (size_t i = 0; i < count; i++) {
+        /* element i of the file; in Fortran order the first index runs fastest */
+        size_t at = i;
+        if (fortran && out->ndim > 1) {
+            size_t rest = i, idx[KTPU_NPY_MAX_DIMS];
+            for (int k = 0; k < out->ndim; k++) {
+                idx[k] = rest % out->shape[k];
+                rest /= out->shape[k];
+            }
+            at = 0;
+            for (int k = 0; k < out->ndim; k++) at = at * out->shape[k] + idx[k];
+        }
+        uint16_t h;
+        int r = element_f16(d + esz * i, esz, be, &h);
+        if (r) {
+            double v = element_double(d + esz * i, esz, be);
+            ktpu_npy_free(out);
+            return fail(err, name, "element %zu of the file (%g) %s", i, v,
+                        r == 1 ? "is not finite" : "overflows FP16 (largest 65504)");
+        }
+        out->data[at] = h;
+    }
     return 0;
 }
 

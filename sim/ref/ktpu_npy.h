@@ -1,8 +1,13 @@
-/* ktpu_npy.h -- a small reader/writer for NumPy .npy files holding FP16
- * ('<f2', C order), host only (stdio, malloc). Format versions 1.0, 2.0 and
- * 3.0 are read (the header length is taken from the file, never assumed);
- * files are written as version 1.0 (2.0 if the header would not fit).
- * Errors come back as one line naming the file and what is wrong. */
+/* ktpu_npy.h -- a small reader/writer for NumPy .npy files, host only
+ * (stdio, malloc). Read as numpy writes them (SPEC §2): FP16, float32 or
+ * float64 ('<f2', '>f2', '<f4', '>f4', '<f8', '>f8'), C or Fortran order,
+ * into a C-order FP16 array; float32/float64 rounded to nearest, ties to
+ * even, one step (an element that overflows FP16 or is not finite is
+ * refused by its position; FP16 Inf/NaN are kept, for the tools to refuse).
+ * Format versions 1.0, 2.0 and 3.0 are read (the header length is taken
+ * from the file, never assumed); files are written as '<f2', C order,
+ * version 1.0 (2.0 if the header would not fit). Errors come back as one
+ * line naming the file and what is wrong. */
 #ifndef KTPU_NPY_H
 #define KTPU_NPY_H
 
@@ -27,10 +32,10 @@ struct ktpu_npy {
     uint16_t *data;                  /* count FP16 bit patterns (malloc) */
 };
 
-/* Read an FP16 .npy file: a regular file of at most KTPU_NPY_MAX_BYTES
- * (ktpu_in.h). Returns 0, or -1 with err filled (e.g. "A.npy: dtype '<f4'
- * is not FP16 ('<f2')", "in.fifo: not a regular file (a FIFO); ..."); on
- * error *out holds nothing to free. */
+/* Read a .npy file as FP16: a regular file of at most KTPU_NPY_MAX_BYTES
+ * (ktpu_in.h). Returns 0, or -1 with err filled (e.g. "A.npy: dtype '<i2'
+ * is not FP16, float32 or float64 ...", "in.fifo: not a regular file (a
+ * FIFO); ..."); on error *out holds nothing to free. */
 int ktpu_npy_read_f16(const char *path, struct ktpu_npy *out, char err[KTPU_NPY_ERR_LEN]);
 
 /* Parse an in-memory .npy image (what ktpu_npy_read_f16 does after

@@ -16,9 +16,10 @@ checks=0; fails=0
 ok()  { checks=$((checks + 1)); }
 bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
 
-# mknpy FILE MAJOR DESCR FORTRAN SHAPE COUNT HEX4 [EXTRA_BYTES]
-# COUNT elements, all the FP16 pattern HEX4 (e.g. 3c00), after a header of
-# format version MAJOR.0 padded to a multiple of 64 bytes.
+# mknpy FILE MAJOR DESCR FORTRAN SHAPE COUNT HEX [EXTRA_BYTES]
+# COUNT elements, all the bit pattern HEX (e.g. 3c00 for FP16 1.0,
+# 3f800000 for float32 1.0) written least significant byte first, after a
+# header of format version MAJOR.0 padded to a multiple of 64 bytes.
 mknpy() {
   local f=$1 major=$2 descr=$3 fortran=$4 shape=$5 count=$6 hex=$7 extra=${8:-0}
   local dict="{'descr': '$descr', 'fortran_order': $fortran, 'shape': $shape, }"
@@ -30,8 +31,9 @@ mknpy() {
     printf "\\x$(printf %02x $((hl & 255)))\\x$(printf %02x $((hl >> 8)))"
     [ "$major" -ge 2 ] && printf '\x00\x00'
     printf '%s' "$dict"; printf "%$((hl - ${#dict} - 1))s" ''; printf '\n'
-    local lo=${hex:2:2} hi=${hex:0:2} i
-    for ((i = 0; i < count; i++)); do printf "\\x$lo\\x$hi"; done
+    local el='' i
+    for ((i = ${#hex} - 2; i >= 0; i -= 2)); do el+="\\x${hex:i:2}"; done
+    for ((i = 0; i < count; i++)); do printf "$el"; done
     for ((i = 0; i < extra; i++)); do printf '\x00'; done
   } >"$f"
 }
@@ -55,6 +57,17 @@ else bad "good gemm failed: $(cat err)"; fi
 mknpy A2.npy 2 '<f2' False '(4, 32)' 128 3c00      # v2.0 header
 mknpy B3.npy 3 '<f2' False '(4,32)' 128 3c00       # v3.0, no blank in the tuple
 "$REF" gemm A2.npy B3.npy C2.npy 2>err && cmp -s C.npy C2.npy && ok || bad "v2/v3 headers: $(cat err)"
+
+# numpy's other layouts of the same all-ones operands (SPEC §2): float32,
+# float64, big-endian FP16, Fortran order
+mknpy Af4.npy 1 '<f4' False '(4, 32)' 128 3f800000
+mknpy Bf8.npy 1 '<f8' False '(4, 32)' 128 3ff0000000000000
+mknpy Abe.npy 1 '>f2' False '(4, 32)' 128 003c
+mknpy Bfo.npy 1 '<f2' True '(4, 32)' 128 3c00
+mknpy Bf4be.npy 1 '>f4' False '(4, 32)' 128 0000803f
+"$REF" gemm Af4.npy Bf8.npy C4.npy 2>err && cmp -s C.npy C4.npy && ok || bad "float32 x float64: $(cat err)"
+"$REF" gemm Abe.npy Bfo.npy C5.npy 2>err && cmp -s C.npy C5.npy && ok || bad "'>f2' x Fortran order: $(cat err)"
+"$REF" gemm A.npy Bf4be.npy C6.npy 2>err && cmp -s C.npy C6.npy && ok || bad "'>f4': $(cat err)"
 
 mknpy A35.npy 1 '<f2' False '(3, 32)' 96 3c00
 mknpy B35.npy 1 '<f2' False '(5, 32)' 160 3c00
@@ -90,9 +103,9 @@ expect_bad() {
      [ "$(ls -A)" = "$before" ]; then ok
   else bad "$name: status $st, $lines lines: $(head -c 300 err)"; fi
 }
-mknpy f4.npy 1 '<f4' False '(4, 32)' 256 3c00
-mknpy be.npy 1 '>f2' False '(4, 32)' 128 3c00
-mknpy fo.npy 1 '<f2' True '(4, 32)' 128 3c00
+mknpy i2.npy 1 '<i2' False '(4, 32)' 128 0001
+mknpy f4inf.npy 1 '<f4' False '(4, 32)' 128 7f800000
+mknpy f4big.npy 1 '<f4' False '(4, 32)' 128 4788b800   # 70000.0
 mknpy r1.npy 1 '<f2' False '(128,)' 128 3c00
 mknpy r3.npy 1 '<f2' False '(1, 4, 32)' 128 3c00
 mknpy k64.npy 1 '<f2' False '(4, 64)' 256 3c00
@@ -113,9 +126,9 @@ sed "s/'shape': (4, 32)/'shape': [4, 32]/" A.npy >list.npy
 cp A.npy onenan.npy; printf '\x01\x7e' | dd of=onenan.npy bs=1 seek=$(( $(stat -c %s A.npy) - 100 )) conv=notrunc 2>/dev/null
 
 expect_bad missing      "nosuch.npy: cannot open"  "$REF" gemm nosuch.npy B.npy C.out
-expect_bad dtype-f4     "f4.npy: dtype '<f4'"     "$REF" gemm f4.npy B.npy C.out
-expect_bad big-endian   "be.npy: dtype '>f2'"     "$REF" gemm A.npy be.npy C.out
-expect_bad fortran      "fo.npy: fortran_order"   "$REF" gemm fo.npy B.npy C.out
+expect_bad dtype-i2     "i2.npy: dtype '<i2' is not FP16, float32 or float64" "$REF" gemm i2.npy B.npy C.out
+expect_bad f4-inf       "f4inf.npy: element 0 of the file (inf) is not finite" "$REF" gemm f4inf.npy B.npy C.out
+expect_bad f4-overflow  "f4big.npy: element 0 of the file (70000) overflows FP16" "$REF" gemm A.npy f4big.npy C.out
 expect_bad rank1        "r1.npy: rank 1"          "$REF" gemm r1.npy B.npy C.out
 expect_bad rank3        "r3.npy: rank 3"          "$REF" quant r3.npy Q.out
 expect_bad k-mismatch   "k64.npy: K = 64 differs" "$REF" gemm A.npy k64.npy C.out

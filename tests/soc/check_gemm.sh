@@ -73,14 +73,14 @@ check "flags not reported" 1 "numeric flags: the job reports none, the reference
 
 # ---- bad input: named one-line error, status 125, C untouched ----
 echo keep >"$tmp/keep.npy"
-mknpy "$tmp/f4.npy" '<f4' '(4, 16)' 128 0x0000
+mknpy "$tmp/i2.npy" '<i2' '(4, 32)' 128 0x0001
 mknpy "$tmp/r3.npy" '<f2' '(2, 2, 32)' 128 0x3c00
 mknpy "$tmp/k64.npy" '<f2' '(4, 64)' 256 0x3c00
 mknpy "$tmp/inf.npy" '<f2' '(4, 32)' 128 0x3c00 0x3c00 0x3c00 0x7c00
 mknpy "$tmp/nan.npy" '<f2' '(4, 32)' 128 0xfe00
 mknpy "$tmp/empty.npy" '<f2' '(0, 32)' 0 0x0000
 bad() { check "$1" 125 "$2" -- run --firmware "$one" "${@:3}"; }
-bad "wrong dtype" "f4.npy: dtype '<f4' is not FP16" --gemm "$tmp/f4.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
+bad "wrong dtype" "i2.npy: dtype '<i2' is not FP16" --gemm "$tmp/i2.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
 bad "3-D operand" "r3.npy: not a 2-D matrix \(3 dimensions\)" --gemm "$tmp/r3.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
 bad "K differs" "K differs" --gemm "$tmp/big.npy" "$tmp/k64.npy" -o "$tmp/keep.npy"
 bad "Inf operand" "inf.npy: element \[0\]\[3\] is not finite \(0x7c00\)" --gemm "$tmp/inf.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
