@@ -25,7 +25,7 @@ static inline uint32_t ktpu_mesh_hdr(unsigned dx, unsigned dy, unsigned sx, unsi
 /* Compose and send one flit: header and payload words 0..7 (the SoC holds
  * the store while the previous flit has not left). Stores written out, no
  * loop: this is the issue path. */
-static inline void ktpu_mesh_send_inline(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS])
+static inline void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS])
 {
     volatile uint32_t *tx = &KTPU_REG_AT(MESH_TX0, 0);
     tx[0] = hdr;
@@ -39,7 +39,6 @@ static inline void ktpu_mesh_send_inline(uint32_t hdr, const uint32_t w[KTPU_CI_
     tx[8] = w[7];
     KTPU_REG(MESH_TX_SEND) = 1;
 }
-void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS]);
 /* If a flit waits: read it into *hdr and w, free the receive register,
  * return 1. (Words are moved one by one, never through memcpy: picolibc's
  * size-optimised memcpy goes a byte at a time, and this is the hot path.) */

@@ -1,11 +1,6 @@
 /* Mesh port and cluster driver (see ktpu_mesh.h). */
 #include "ktpu_mesh.h"
 
-void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS])
-{
-    ktpu_mesh_send_inline(hdr, w);
-}
-
 int ktpu_mesh_poll(uint32_t *hdr, uint32_t w[KTPU_CI_WORDS])
 {
     if (!(KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_RX_VALID_MASK)) return 0;
@@ -66,7 +61,7 @@ void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WO
     cl->op[k] = (uint8_t)KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]);
     cl->tag[k] = tag;
     if (!cl->outstanding++) cl->since = ktpu_mtime();
-    ktpu_mesh_send_inline(hdr, w);
+    ktpu_mesh_send(hdr, w);
 }
 
 int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
