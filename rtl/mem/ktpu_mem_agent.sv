@@ -19,20 +19,24 @@
 //   front end  takes request flits, checks them (one shared multiplier for
 //              the extents), queues reads and jobs (iq) or performs a write
 //              burst itself.
-//   issuer     walks the head of iq (ktpu_mem_iter) issuing DRAM reads, one
-//              per cycle, as long as it holds a credit for the response FIFO
-//              (rf). Requests move to fq, the in-flight queue.
-//   responses  walk fq's head with a second iterator over the in-order DRAM
-//              read data from rf: MX beats become MEM_DATA flits, FP16 beat
-//              pairs go through the quantiser and become MEM_DATA flits, or,
-//              for a job, storage beats written back (third iterator).
+//   issuer     takes reads from iq into up to QueueDepth streams
+//              (ktpu_mem_iter each) and issues DRAM reads from them, one per
+//              cycle, one K block of a stream at a time in turn, as long as it
+//              holds a credit for the response FIFO (rf); each beat's name
+//              (requester, entry, lane, address) goes into mf.
+//   responses  the in-order DRAM read data from rf, named by mf: MX beats
+//              become MEM_DATA flits, FP16 beat pairs go through the
+//              quantiser and become MEM_DATA flits, or, for a job, storage
+//              beats written back (the write-back iterator).
 //   output     one register onto the response plane, round-robin over the
 //              five flit sources (MX data, quantised data, refusal, write
 //              ack, job done).
-// Ordering: DRAM applies a request when it accepts it, and the agent issues
-// in request order (a write burst waits until every earlier read is issued;
-// a job lets nothing after it issue until its write-back is acknowledged).
-// So requests take effect in arrival order.
+// Ordering: DRAM applies a request when it accepts it. Reads of several
+// requests interleave (they change nothing); a write burst waits until every
+// earlier read that overlaps it is issued, a job until every earlier read is
+// issued, and it lets nothing after it issue until its write-back is
+// acknowledged. So requests take effect as if in arrival order. One read's MEM_DATA leave in its
+// walk order (K-block-major), which the node's streaming start relies on.
 // No deadlock (docs/noc.md): DRAM responses are always accepted (rf has a
 // reserved slot for every read issued, write acks only bump counters), and
 // consuming a request never needs the request plane; it needs only the
@@ -162,7 +166,8 @@ module ktpu_mem_agent #(
   endfunction
 
   // ---- shared wires -----------------------------------------------------------
-  logic        issuer_idle;        // nothing queued or being issued
+  logic        wr_clear;           // no earlier read still to issue overlaps the write burst
+  logic [31:0] wr_lo_q, wr_hi_q;   // the burst's bytes [lo, hi)
   logic        fe_wr_valid;        // front end's write beat
   logic [31:0] fe_wr_addr;
   logic [255:0] fe_wr_data;
@@ -299,18 +304,16 @@ module ktpu_mem_agent #(
     else      bad_addr = (lo2 < win_lo) ? lo2[31:0] : 32'(hi2 - 52'd1);
   end
 
-  // Issue queue (requests waiting for the issuer) and in-flight queue
-  // (requests whose data is coming back): entries are
-  // {job, fp16, dx, dy, txn, base, stride, groups, per_group, dst, dstride, total}.
+  // Issue queue (requests waiting for the issuer): entries are
+  // {job, fp16, dx, dy, txn, base, stride, groups, per_group, dst, dstride, total};
+  // a read's dst is the end of what it reads (exclusive, below 2^AddrBits).
   localparam int QW = 1 + 1 + 4 + 4 + 8 + 32 + 32 + 16 + 16 + 32 + 32 + 32;
   logic          iq_push, iq_pop, iq_empty, iq_full;
   logic [QW-1:0] iq_wdata, iq_head;
-  logic          fq_push, fq_pop, fq_empty, fq_full;
-  logic [QW-1:0] fq_head;
   assign iq_wdata = (cur_ty == TyQj)
       ? {1'b1, 1'b1, cur_dx, cur_dy, cur_txn, w0, w1, qj_rows, qj_blocks, w2, w3, total_q}
       : {1'b0, rd_fmt == 2'(ktpu_pkg::FMT_FP16), cur_dx, cur_dy, cur_txn, w0, w1, rd_groups, rd_per,
-         32'd0, 32'd0, total_q};
+         hi1[31:0], 32'd0, total_q};
 
   // Write bursts: running address and counts; a straddling flit's second beat.
   logic [7:0]   wr_i_q;          // data flits seen
@@ -404,7 +407,7 @@ module ktpu_mem_agent #(
           else                     fs_q <= FQueue;
         end
         FQueue: if (!iq_full) fs_q <= FIdle;
-        FWWait: if (issuer_idle) fs_q <= FWData;
+        FWWait: if (wr_clear) fs_q <= FWData;
         FWData: begin
           if (b2_v_q) begin
             if (fe_wr_take) begin
@@ -448,6 +451,10 @@ module ktpu_mem_agent #(
     if (fs_q == FM0) total_q <= mul_p[31:0];
     if (fs_q == FM1) ext1_q  <= mul_p;
     if (fs_q == FM2) ext2_q  <= mul_p;
+    if (fs_q == FDecide) begin    // used only when the burst is accepted: then below 2^AddrBits
+      wr_lo_q <= lo1[31:0];
+      wr_hi_q <= hi1[31:0];
+    end
     if (fs_q == FWWait) begin
       wr_i_q     <= 8'd0;
       wr_beats_q <= 9'd0;
@@ -475,56 +482,108 @@ module ktpu_mem_agent #(
   end
 
   // ==== issuer ==================================================================
-  logic [1:0]  is_q;               // 0 idle, 1 run, 2 wait for the job's write-back
-  logic        is_load;
-  logic        it_last;
-  logic [31:0] it_addr;
+  // Entry reads are served as up to NStream streams at once, interleaved one
+  // K block at a time (round robin; a stream walks K-block-major, see
+  // ktpu_mem_iter): no request is served whole while another waits, so every
+  // requester's first K block lands early (a node starts a K pass as soon as
+  // its block is in, docs/node.md). A quantise job runs alone in stream 0:
+  // it starts when every stream has finished issuing, and nothing after it
+  // starts until its write-back is acknowledged.
+  // Each beat issued pushes its name {job, fp16, dx, dy, txn, entry, lane,
+  // half, address} into mf, in issue order: DRAM answers in that order, so
+  // mf's head names rf's head.
+  localparam int NStream = QueueDepth;
+  localparam int SW = $clog2(NStream);
+  localparam int MW = 1 + 1 + 4 + 4 + 8 + 16 + 2 + 1 + 32;
   logic        job_done;           // pulse: the running job is finished and answered
   logic [$clog2(RspDepth):0] credit_q;
   logic        rf_pop;
+  logic        job_busy_q;         // a job is issuing or its write-back is not yet acked
 
   logic        iqh_job, iqh_fp16;
-  logic [31:0] iqh_base, iqh_stride;
+  logic [3:0]  iqh_dx, iqh_dy;
+  logic [7:0]  iqh_txn;
+  logic [31:0] iqh_base, iqh_stride, iqh_dst, iqh_dstride, iqh_total;
   logic [15:0] iqh_groups, iqh_per;
-  assign iqh_job    = iq_head[QW-1];
-  assign iqh_fp16   = iq_head[QW-2];
-  assign iqh_base   = iq_head[QW-19 -: 32];
-  assign iqh_stride = iq_head[QW-51 -: 32];
-  assign iqh_groups = iq_head[QW-83 -: 16];
-  assign iqh_per    = iq_head[QW-99 -: 16];
+  assign {iqh_job, iqh_fp16, iqh_dx, iqh_dy, iqh_txn, iqh_base, iqh_stride, iqh_groups, iqh_per,
+          iqh_dst, iqh_dstride, iqh_total} = iq_head;
 
-  assign is_load     = (is_q == 2'd0) && !iq_empty && !fq_full;
-  assign iq_pop      = is_load;
-  assign fq_push     = is_load;
-  assign issuer_idle = (is_q == 2'd0) && iq_empty;
-  assign is_rd_valid = (is_q == 2'd1) && (credit_q != '0);
-  assign is_rd_addr  = it_addr;
-  logic  job_running_q;            // the request being issued is a job
+  logic [NStream-1:0] st_act, st_load, st_last, st_blk;
+  logic [31:0]        st_addr [NStream];
+  logic [15:0]        st_entry [NStream];
+  logic [1:0]         st_lane [NStream];
+  logic [NStream-1:0] st_half;
+  logic [NStream-1:0] st_fp16_q, st_job_q;
+  logic [3:0]         st_dx_q [NStream], st_dy_q [NStream];
+  logic [7:0]         st_txn_q [NStream];
+  logic [31:0]        st_lo_q [NStream], st_hi_q [NStream];   // a read's bytes [lo, hi)
+  logic [SW-1:0]      st_rr_q, sel, free_st;
+  logic               have_free, any_act, load_rd, load_job;
+  always_comb begin
+    have_free = 1'b0; free_st = '0;
+    for (int s = NStream - 1; s >= 0; s--)
+      if (!st_act[s]) begin have_free = 1'b1; free_st = SW'(s); end
+    // the first active stream at or after st_rr_q
+    sel = st_rr_q;
+    for (int k = NStream - 1; k >= 0; k--)
+      if (st_act[SW'(st_rr_q + SW'(k))]) sel = SW'(st_rr_q + SW'(k));
+  end
+  assign any_act  = st_act != '0;
+  assign load_rd  = !iq_empty && !iqh_job && have_free && !job_busy_q;
+  assign load_job = !iq_empty && iqh_job && !any_act && !job_busy_q;
+  assign iq_pop   = load_rd || load_job;
+  // A write burst goes ahead of earlier reads still being issued when it
+  // overlaps none of them (they see DRAM as it was either way); it waits
+  // for queued requests to reach a stream, and for a job to finish.
+  always_comb begin
+    wr_clear = iq_empty && !job_busy_q;
+    for (int s = 0; s < NStream; s++)
+      if (st_act[s] && st_lo_q[s] < wr_hi_q && wr_lo_q < st_hi_q[s]) wr_clear = 1'b0;
+  end
+  assign is_rd_valid = any_act && (credit_q != '0);
+  assign is_rd_addr  = st_addr[sel];
 
-  ktpu_mem_iter u_iter_issue (
-    .clk_i, .rst_i,
-    .load_i(is_load), .base_i(iqh_base), .stride_i(iqh_stride), .groups_i(iqh_groups),
-    .per_group_i(iqh_per), .four_lanes_i(!iqh_job), .fp16_i(iqh_fp16),
-    .step_i(is_rd_take), .active_o(unused_it_active), .addr_o(it_addr),
-    .half_o(unused_it_half), .lane_o(unused_it_lane), .entry_o(unused_it_entry), .last_o(it_last)
-  );
+  for (genvar s = 0; s < NStream; s++) begin : gen_stream
+    assign st_load[s] = (load_rd && free_st == SW'(s)) || (load_job && s == 0);
+    ktpu_mem_iter u_iter (
+      .clk_i, .rst_i,
+      .load_i(st_load[s]), .base_i(iqh_base), .stride_i(iqh_stride), .groups_i(iqh_groups),
+      .per_group_i(iqh_per), .four_lanes_i(!iqh_job), .fp16_i(iqh_fp16),
+      .step_i(is_rd_take && sel == SW'(s)), .active_o(st_act[s]), .addr_o(st_addr[s]),
+      .half_o(st_half[s]), .lane_o(st_lane[s]), .entry_o(st_entry[s]), .last_o(st_last[s]),
+      .block_end_o(st_blk[s])
+    );
+    always_ff @(posedge clk_i) begin
+      if (st_load[s]) begin
+        st_job_q[s]  <= iqh_job;
+        st_fp16_q[s] <= iqh_fp16;
+        st_dx_q[s]   <= iqh_dx;
+        st_dy_q[s]   <= iqh_dy;
+        st_txn_q[s]  <= iqh_txn;
+        st_lo_q[s]   <= iqh_base;
+        st_hi_q[s]   <= iqh_job ? 32'hFFFF_FFFF : iqh_dst;
+      end
+    end
+  end
+
+  logic          mf_push, mf_empty;
+  logic [MW-1:0] mf_wdata, mf_head;
+  assign mf_push  = is_rd_take;
+  assign mf_wdata = {st_job_q[sel], st_fp16_q[sel], st_dx_q[sel], st_dy_q[sel], st_txn_q[sel],
+                     st_entry[sel], st_lane[sel], st_half[sel], st_addr[sel]};
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      is_q     <= 2'd0;
-      credit_q <= ($clog2(RspDepth)+1)'(RspDepth);
+      st_rr_q    <= '0;
+      job_busy_q <= 1'b0;
+      credit_q   <= ($clog2(RspDepth)+1)'(RspDepth);
     end else begin
-      unique case (is_q)
-        2'd0: if (is_load) is_q <= 2'd1;
-        2'd1: if (is_rd_take && it_last) is_q <= job_running_q ? 2'd2 : 2'd0;
-        2'd2: if (job_done) is_q <= 2'd0;
-        default: is_q <= 2'd0;
-      endcase
+      // stay on a stream for one K block, then hand over
+      if (is_rd_take) st_rr_q <= (st_blk[sel] || st_last[sel]) ? SW'(sel + SW'(1)) : sel;
+      if (load_job) job_busy_q <= 1'b1;
+      else if (job_done) job_busy_q <= 1'b0;
       credit_q <= credit_q - ($clog2(RspDepth)+1)'(is_rd_take) + ($clog2(RspDepth)+1)'(rf_pop);
     end
-  end
-  always_ff @(posedge clk_i) begin
-    if (is_load) job_running_q <= iqh_job;
   end
 
   // ==== DRAM request mux ===========================================================
@@ -573,29 +632,15 @@ module ktpu_mem_agent #(
   assign aqh_beats = aq_head[8:0];
 
   // ==== response side =============================================================
-  logic          rs_q;             // walking fq's head
-  logic          rs_load;
-  logic          ir_last, ir_half;
-  logic [1:0]    ir_lane;
-  logic [15:0]   ir_entry;
-  logic [31:0]   ir_addr;
+  // rf's head is the beat mf's head names.
   logic          rs_step;
-  logic          fqh_job, fqh_fp16;
-  logic [3:0]    fqh_dx, fqh_dy;
-  logic [7:0]    fqh_txn;
-  logic [31:0]   fqh_base, fqh_stride, fqh_dst, fqh_dstride, fqh_total;
-  logic [15:0]   fqh_groups, fqh_per;
-  assign {fqh_job, fqh_fp16, fqh_dx, fqh_dy, fqh_txn, fqh_base, fqh_stride, fqh_groups, fqh_per,
-          fqh_dst, fqh_dstride, fqh_total} = fq_head;
-  assign rs_load = !rs_q && !fq_empty;
-
-  ktpu_mem_iter u_iter_rsp (
-    .clk_i, .rst_i,
-    .load_i(rs_load), .base_i(fqh_base), .stride_i(fqh_stride), .groups_i(fqh_groups),
-    .per_group_i(fqh_per), .four_lanes_i(!fqh_job), .fp16_i(fqh_fp16),
-    .step_i(rs_step), .active_o(unused_ir_active), .addr_o(ir_addr),
-    .half_o(ir_half), .lane_o(ir_lane), .entry_o(ir_entry), .last_o(ir_last)
-  );
+  logic          m_job, m_fp16, m_half;
+  logic [3:0]    m_dx, m_dy;
+  logic [7:0]    m_txn;
+  logic [15:0]   m_entry;
+  logic [1:0]    m_lane;
+  logic [31:0]   m_addr;
+  assign {m_job, m_fp16, m_dx, m_dy, m_txn, m_entry, m_lane, m_half, m_addr} = mf_head;
 
   // FP16: the first beat of a block waits here for the second.
   logic [255:0]  lo_q;
@@ -609,38 +654,34 @@ module ktpu_mem_agent #(
   logic          mx_v_q, mx_take, qd_v_q, qd_take;
   logic [287:0]  mx_f_q, qd_f_q;
 
-  assign qi_valid = rs_q && !rf_empty && fqh_fp16 && ir_half;
-  assign qi_tag   = {fqh_job, fqh_dx, fqh_dy, fqh_txn, ir_entry, ir_lane, lo_addr_q};
+  assign qi_valid = !rf_empty && m_fp16 && m_half;
+  assign qi_tag   = {m_job, m_dx, m_dy, m_txn, m_entry, m_lane, lo_addr_q};
   always_comb begin
     rs_step = 1'b0;
-    if (rs_q && !rf_empty) begin
-      if (!fqh_fp16)    rs_step = !mx_v_q || mx_take;
-      else if (!ir_half) rs_step = 1'b1;
+    if (!rf_empty) begin
+      if (!m_fp16)      rs_step = !mx_v_q || mx_take;
+      else if (!m_half) rs_step = 1'b1;
       else              rs_step = qi_ready;
     end
   end
   assign rf_pop = rs_step;
-  assign fq_pop = rs_step && ir_last;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      rs_q   <= 1'b0;
       mx_v_q <= 1'b0;
     end else begin
-      if (rs_load) rs_q <= 1'b1;
-      else if (fq_pop) rs_q <= 1'b0;
-      if (rs_step && !fqh_fp16) mx_v_q <= 1'b1;
+      if (rs_step && !m_fp16) mx_v_q <= 1'b1;
       else if (mx_take) mx_v_q <= 1'b0;
     end
   end
   always_ff @(posedge clk_i) begin
-    if (rs_step && fqh_fp16 && !ir_half) begin
+    if (rs_step && m_fp16 && !m_half) begin
       lo_q      <= rf_head;
-      lo_addr_q <= ir_addr;
+      lo_addr_q <= m_addr;
     end
-    if (rs_step && !fqh_fp16)
-      mx_f_q <= mkflit(fqh_dx, fqh_dy, TyData, fqh_txn,
-                       {ir_entry, 5'd0, 1'b0, ir_lane, rf_head[231:0]});
+    if (rs_step && !m_fp16)
+      mx_f_q <= mkflit(m_dx, m_dy, TyData, m_txn,
+                       {m_entry, 5'd0, 1'b0, m_lane, rf_head[231:0]});
   end
 
   ktpu_quant #(.TagBits(TW)) u_quant (
@@ -673,10 +714,11 @@ module ktpu_mem_agent #(
 
   ktpu_mem_iter u_iter_wb (
     .clk_i, .rst_i,
-    .load_i(rs_load && fqh_job), .base_i(fqh_dst), .stride_i(fqh_dstride),
-    .groups_i(fqh_groups), .per_group_i(fqh_per), .four_lanes_i(1'b0), .fp16_i(1'b0),
+    .load_i(load_job), .base_i(iqh_dst), .stride_i(iqh_dstride),
+    .groups_i(iqh_groups), .per_group_i(iqh_per), .four_lanes_i(1'b0), .fp16_i(1'b0),
     .step_i(qo_valid && qo_ready && qo_job), .active_o(unused_iw_active), .addr_o(iw_addr),
-    .half_o(unused_iw_half), .lane_o(unused_iw_lane), .entry_o(unused_iw_entry), .last_o(unused_iw_last)
+    .half_o(unused_iw_half), .lane_o(unused_iw_lane), .entry_o(unused_iw_entry), .last_o(unused_iw_last),
+    .block_end_o(unused_iw_blk)
   );
 
   logic [31:0] nf_count_q, nf_addr_q;
@@ -698,7 +740,7 @@ module ktpu_mem_agent #(
         if (nf_count_q != 32'hFFFF_FFFF) nf_count_q <= nf_count_q + 32'd1;
         nf_addr_q <= qo_addr;
       end
-      if (rs_load && fqh_job) job_q <= 1'b1;
+      if (load_job) job_q <= 1'b1;
       else if (job_fin) job_q <= 1'b0;
       if (job_fin) qdone_v_q <= 1'b1;
       else if (qdone_take) qdone_v_q <= 1'b0;
@@ -714,11 +756,11 @@ module ktpu_mem_agent #(
       wb_addr_q <= iw_addr;
       wb_data_q <= {24'd0, qo_scale, qo_q};
     end
-    if (rs_load && fqh_job) begin
-      job_dx_q    <= fqh_dx;
-      job_dy_q    <= fqh_dy;
-      job_txn_q   <= fqh_txn;
-      job_total_q <= fqh_total;
+    if (load_job) begin
+      job_dx_q    <= iqh_dx;
+      job_dy_q    <= iqh_dy;
+      job_txn_q   <= iqh_txn;
+      job_total_q <= iqh_total;
       job_nf_q    <= 32'd0;
       job_acked_q <= 32'd0;
     end else begin
@@ -802,18 +844,18 @@ module ktpu_mem_agent #(
 
   // Outputs nobody needs here, and address bits above AddrBits (the window
   // check already keeps every address below 2^AddrBits).
-  logic        unused_it_active, unused_ir_active, unused_iw_active, unused_it_half;
-  logic        unused_iw_half, unused_iw_last;
-  logic [1:0]  unused_it_lane, unused_iw_lane;
-  logic [15:0] unused_it_entry, unused_iw_entry;
-  logic [$clog2(RspDepth):0]   unused_cnt_1;
-  logic [$clog2(QueueDepth):0] unused_cnt_2, unused_cnt_3, unused_cnt_4;
+  logic        unused_iw_active, unused_iw_half, unused_iw_last, unused_iw_blk, unused_mf_full;
+  logic [1:0]  unused_iw_lane;
+  logic [15:0] unused_iw_entry;
+  logic [$clog2(RspDepth):0]   unused_cnt_1, unused_cnt_3;
+  logic [$clog2(QueueDepth):0] unused_cnt_2, unused_cnt_4;
   logic        unused_addr_bits;
   assign unused_addr_bits = ^{fe_wr_addr, wb_addr_q, is_rd_addr};
 
   // ==== queues ============================================================================
-  // rf: DRAM read data, RspDepth x 256 bits, block RAM. iq/fq/aq: a few
-  // entries each, distributed RAM.
+  // rf: DRAM read data, RspDepth x 256 bits, and mf: their names, RspDepth x
+  // 69 bits, block RAM (credits bound both). iq/aq: a few entries each,
+  // distributed RAM.
   ktpu_fifo #(.Width(256), .Depth(RspDepth), .Primitive("block"), .Name("mem_agent.rf")) u_rf (
     .clk_i, .rst_ni(!rst_i), .push_i(rf_push), .wdata_i(dram_rsp_rdata_i), .pop_i(rf_pop),
     .rdata_o(rf_head), .empty_o(rf_empty), .full_o(rf_full), .count_o(unused_cnt_1)
@@ -822,9 +864,9 @@ module ktpu_mem_agent #(
     .clk_i, .rst_ni(!rst_i), .push_i(iq_push), .wdata_i(iq_wdata), .pop_i(iq_pop),
     .rdata_o(iq_head), .empty_o(iq_empty), .full_o(iq_full), .count_o(unused_cnt_2)
   );
-  ktpu_fifo #(.Width(QW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.fq")) u_fq (
-    .clk_i, .rst_ni(!rst_i), .push_i(fq_push), .wdata_i(iq_head), .pop_i(fq_pop),
-    .rdata_o(fq_head), .empty_o(fq_empty), .full_o(fq_full), .count_o(unused_cnt_3)
+  ktpu_fifo #(.Width(MW), .Depth(RspDepth), .Primitive("block"), .Name("mem_agent.mf")) u_mf (
+    .clk_i, .rst_ni(!rst_i), .push_i(mf_push), .wdata_i(mf_wdata), .pop_i(rf_pop),
+    .rdata_o(mf_head), .empty_o(mf_empty), .full_o(unused_mf_full), .count_o(unused_cnt_3)
   );
   ktpu_fifo #(.Width(AW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.aq")) u_aq (
     .clk_i, .rst_ni(!rst_i), .push_i(aq_push),
@@ -836,6 +878,7 @@ module ktpu_mem_agent #(
   always_ff @(posedge clk_i) begin
     if (!rst_i) begin
       assert (!(rf_push && rf_full)) else $error("ktpu_mem_agent: read data without a credit");
+      assert (!(!rf_empty && mf_empty)) else $error("ktpu_mem_agent: read data without its name");
       assert (!(dram_rsp_valid_i && dram_rsp_tag_i == TagWr && wack_cnt_q == 12'hFFF))
         else $error("ktpu_mem_agent: write-ack counter overflow");
     end

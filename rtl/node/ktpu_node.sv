@@ -6,13 +6,17 @@
 //
 //   FILL    one MEM_RD to the memory agent; retires at once into a fill
 //           slot (NODE_FILL_SLOTS in flight, txn = slot); MEM_DATA flits are
-//           written to L1 by their (entry, word) tag in any order; CL_DONE
-//           when the last word lands (or the agent refuses: CLERR_MEM).
-//   GEMM    waits for every FILL and the previous sweep, starts the sweep
-//           (ktpu_node_seq) and answers at once; the sweep runs on while the
-//           next FILLs execute (double buffering). Results: STATUS waits
-//           until the accumulator's issued-minus-retired count is zero and
-//           every drain write is acknowledged.
+//           written to L1 by their (entry, word) tag and counted per K block;
+//           CL_DONE when the last word lands (or the agent refuses: CLERR_MEM).
+//   GEMM    waits for the previous sweep, starts the sweep (ktpu_node_seq)
+//           and answers at once; the sweep runs on while the next FILLs
+//           execute (double buffering). Streaming: a FILL laid out as the
+//           GEMM reads it (same side, offset and NK, enough groups) does not
+//           hold the start; each K pass waits only until that K block of
+//           every such FILL has landed (MEM_DATA arrive K-block-major). Any
+//           other FILL still in flight holds the start until it completes.
+//           Results: STATUS waits until the accumulator's issued-minus-
+//           retired count is zero and every drain write is acknowledged.
 //   DRAIN   EMITs into ktpu_node_drain (MEM_WR bursts); answered when every
 //           burst is acknowledged.
 //   SEND    after the receiver's PEER_GRANT: SENDs, each FP22 sub-tile one
@@ -183,6 +187,9 @@ module ktpu_node #(
   logic [NSlot-1:0] sl_v_q, sl_side_q, sl_nf_q, sl_err_q;
   logic [L1W-1:0]   sl_off_q [NSlot];
   logic [15:0]      sl_left_q [NSlot];
+  logic [15:0]      sl_gm_q [NSlot], sl_nk_q [NSlot];   // the FILL's shape
+  logic [15:0]      sl_blk_q [NSlot];   // K blocks landed (every group's entry of the block)
+  logic [15:0]      sl_bw_q [NSlot];    // words of the current K block still to land
   logic [3:0]       sl_memst_q [NSlot], sl_x_q [NSlot], sl_y_q [NSlot];
   logic [7:0]       sl_txn_q [NSlot];
   logic [31:0]      sl_addr_q [NSlot];
@@ -306,7 +313,9 @@ module ktpu_node #(
   end
 
   // ==== the datapath: sequencer, chain, accumulator ============================
-  logic        seq_start, seq_busy, seq_free, seq_stall, seq_pad, issue;
+  logic        seq_start, seq_busy, seq_free, seq_stall, seq_pad, seq_starved, issue;
+  logic        kb_ready;
+  logic [15:0] seq_kb;
   logic [1:0]  seq_mode;
   logic        cmd_valid, cmd_ready, peer_ready;
   logic [2:0]  cmd_op;
@@ -315,6 +324,7 @@ module ktpu_node #(
     .clk_i(clk_i), .rst_i(rst_i),
     .start_i(seq_start), .mode_i(seq_mode), .aoff_i(L1W'(aoff)), .boff_i(L1W'(boff)),
     .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit), .fwd_i(i_fwd),
+    .kb_o(seq_kb), .kb_ready_i(kb_ready), .starved_o(seq_starved),
     .busy_o(seq_busy), .free_o(seq_free), .stall_o(seq_stall), .pad_o(seq_pad),
     .l1_re_o(l1_re), .l1a_addr_o(l1a_raddr), .l1b_addr_o(l1b_raddr),
     .pin_valid_i(pa_v_q), .pin_index_i(pa_idx_q), .pin_take_o(pin_take),
@@ -464,7 +474,27 @@ module ktpu_node #(
   // ==== engine ====================================================================
   logic        eng_post;                 // load eng_f_q this cycle
   logic [255:0] eng_pl;
-  logic        gemm_go, fill_go, quiet;
+  logic        gemm_go, fill_go, quiet, fills_ok;
+  // Streaming start. A FILL in flight is "streamed" for the GEMM at the head
+  // when its entries are where the sweep reads them in the same K pass (same
+  // side and offset, NK = nk: its entry g*NK + kb is the GEMM's
+  // aoff/boff + g*nk + kb, whatever the group counts); the GEMM then starts
+  // without it and the sequencer holds each K pass kb until every such FILL
+  // (dep_q, taken at the start) has landed K block kb. Any other FILL in
+  // flight holds the start until it is complete, as does a refused one.
+  logic [NSlot-1:0] streamed, dep_q, done_clr;
+  always_comb begin
+    fills_ok = 1'b1;
+    kb_ready = 1'b1;
+    done_clr = '0;
+    for (int s = 0; s < NSlot; s++) begin
+      streamed[s] = !sl_err_q[s] && sl_nk_q[s] == nk &&
+                    sl_off_q[s] == (sl_side_q[s] ? L1W'(boff) : L1W'(aoff));
+      if (sl_v_q[s] && !streamed[s]) fills_ok = 1'b0;
+      if (dep_q[s] && sl_blk_q[s] <= seq_kb) kb_ready = 1'b0;
+    end
+    if (have_done && (!fill_v_q || fill_take)) done_clr[done_slot] = 1'b1;
+  end
   assign quiet   = !seq_busy && fills_out == '0 && !dr_busy && !acc_busy && !pout_v &&
                    pk_left_q == '0 && !rd_v_q;
   assign fill_go = !iq_empty && err == '0 && op == OpFill && have_free && !rd_v_q;
@@ -472,11 +502,13 @@ module ktpu_node #(
   // (an earlier FWD GEMM answered at its start; its packets may still leave)
   // A GEMM starts as soon as the sequencer's loops are free: the previous
   // job's last command may still be in stage 1 (it issues first, in order).
-  assign gemm_go = !iq_empty && err == '0 && op == OpGemm && seq_free && fills_out == '0 &&
+  assign gemm_go = !iq_empty && err == '0 && op == OpGemm && seq_free && fills_ok &&
                    !eng_v_q && !(i_emit && job_full) && !(i_fwd && (!gr_hit || pk_left_q != '0));
   // starved: the datapath has nothing to do because the next GEMM's operands
-  // are still arriving (waiting behind a running sweep is not starving)
-  assign starving = !iq_empty && err == '0 && op == OpGemm && fills_out != '0 && !seq_busy;
+  // are still arriving, before its start or at a K pass (waiting behind a
+  // running sweep is not starving)
+  assign starving = (!iq_empty && err == '0 && op == OpGemm && !fills_ok && !seq_busy) ||
+                    seq_starved;
 
   always_comb begin
     gr_hit = 1'b0; gr_idx = '0; gr_full = 1'b1; gr_free = '0;
@@ -547,6 +579,7 @@ module ktpu_node #(
       ph_q    <= 1'b0;
       rd_v_q  <= 1'b0;
       sl_v_q  <= '0;
+      dep_q   <= '0;
       fill_v_q <= 1'b0;
       gr_v_q  <= '0;
       sweep_q <= 1'b0;
@@ -562,6 +595,7 @@ module ktpu_node #(
       else if (seq_start) ph_q <= 1'b1;
       if (gemm_go) sweep_q <= 1'b1;
       else if (!seq_busy) sweep_q <= 1'b0;
+      dep_q <= (gemm_go ? sl_v_q : dep_q) & ~done_clr;
       // FILL: the MEM_RD and its slot
       if (rq_take && sel == 2'd0) rd_v_q <= 1'b0;
       if (fill_alloc) begin
@@ -575,6 +609,10 @@ module ktpu_node #(
         sl_side_q[free_slot]  <= i_side;
         sl_off_q[free_slot]   <= L1W'(aoff);
         sl_left_q[free_slot]  <= 16'(ext_f - 33'(aoff)) << 2;
+        sl_gm_q[free_slot]    <= gm;
+        sl_nk_q[free_slot]    <= nk;
+        sl_blk_q[free_slot]   <= '0;
+        sl_bw_q[free_slot]    <= gm << 2;
         sl_nf_q[free_slot]    <= 1'b0;
         sl_err_q[free_slot]   <= 1'b0;
         sl_x_q[free_slot]     <= i_sx;
@@ -583,6 +621,12 @@ module ktpu_node #(
       end
       if (data_in) begin
         sl_left_q[d_slot] <= sl_left_q[d_slot] - 16'd1;
+        if (sl_bw_q[d_slot] == 16'd1) begin
+          sl_blk_q[d_slot] <= sl_blk_q[d_slot] + 16'd1;
+          sl_bw_q[d_slot]  <= sl_gm_q[d_slot] << 2;
+        end else begin
+          sl_bw_q[d_slot]  <= sl_bw_q[d_slot] - 16'd1;
+        end
         if (rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) sl_nf_q[d_slot] <= 1'b1;
       end
       if (rdack_in) begin
@@ -625,7 +669,7 @@ module ktpu_node #(
       nf_q <= 1'b0; wrerr_q <= 1'b0; stray_q <= 1'b0;
     end else begin
       c_fill_q   <= inc(c_fill_q, fills_out != '0);
-      c_sweep_q  <= inc(c_sweep_q, sweep_q);
+      c_sweep_q  <= inc(c_sweep_q, sweep_q && !seq_starved);
       c_drain_q  <= inc(c_drain_q, dr_busy || pout_v || pk_left_q != '0);
       c_idle_q   <= inc(c_idle_q, iq_empty && quiet);
       c_starve_q <= inc(c_starve_q, starving);
@@ -640,6 +684,17 @@ module ktpu_node #(
       if (stray_pd || (grant_in && gr_full)) stray_q <= 1'b1;
     end
   end
+
+`ifndef SYNTHESIS
+  // The streaming start relies on the agent's K-block-major order: a word of
+  // a FILL belongs to the K block being counted, never to a later one.
+  always_ff @(posedge clk_i) begin
+    if (!rst_i && data_in && sl_v_q[d_slot])
+      assert (16'(rs_tag[ktpu_pkg::DATA_TAG_ENTRY_LSB +: 16] % sl_nk_q[d_slot]) == sl_blk_q[d_slot])
+        else $error("ktpu_node: MEM_DATA entry %0d of slot %0d outside K block %0d (not K-block-major)",
+                    rs_tag[ktpu_pkg::DATA_TAG_ENTRY_LSB +: 16], d_slot, sl_blk_q[d_slot]);
+  end
+`endif
 
   logic unused_ok;
   assign unused_ok = ^{iq_count, rs_tag, rs_ack, rs_in_flit_i, rq_in_flit_i, w[0], w[2], w[4], st_got_q};

@@ -18,6 +18,8 @@
 //   RECV  one ADD_PEER per sub-tile arriving on pin_*, at toff + its index,
 //         until gn have been issued
 //
+// A GEMM's stage 0 waits at each K pass until kb_ready_i (its operands of
+// that K block have landed in L1: the node's streaming start).
 // Two stages: stage 0 walks the loops and reads L1 (read latency 1), stage 1
 // holds the command while the L1 output holds the operands. Stage 1 issues
 // unless the accumulator refuses (output credits, peer-in FIFO full) or the
@@ -47,6 +49,11 @@ module ktpu_node_seq #(
   input  wire             acc_i,
   input  wire             emit_i,
   input  wire             fwd_i,       // GEMM: FWD instead of LOAD (nk = 1, acc = emit = 0)
+  // Streaming: a GEMM's K pass kb_o reads L1 only once kb_ready_i says its
+  // operands have landed; starved_o: held so, with nothing else to issue.
+  output logic [15:0]     kb_o,
+  input  wire             kb_ready_i,
+  output logic            starved_o,
   output logic            busy_o,
   output logic            free_o,      // stage 0 idle: a new job may start (stage 1 may still
                                        // hold the last command of the previous one)
@@ -117,7 +124,9 @@ module ktpu_node_seq #(
   end
   // RECV loads stage 1 only when it is empty: the sub-tile stays in the
   // assembler until its ADD_PEER issues (it is pushed in that cycle).
-  assign s0_v    = act_q || (recv_q && pin_valid_i && !s1_v_q);
+  logic gate;
+  assign gate    = mode_q == ModeGemm && !kb_ready_i;
+  assign s0_v    = (act_q && !gate) || (recv_q && pin_valid_i && !s1_v_q);
   assign s0_tile = recv_q ? toff_q + TW'(pin_index_i) : tile_q;
   assign adv     = s0_v && (!s1_v_q || issue_o);
 
@@ -226,6 +235,8 @@ module ktpu_node_seq #(
   end
 
   assign busy_o = act_q || recv_q || s1_v_q;
+  assign kb_o      = kb_q;
+  assign starved_o = act_q && gate && !s1_v_q;
   assign free_o = !act_q && !recv_q;
   // the index was range-checked against the stream length when it arrived
   logic unused_ok;

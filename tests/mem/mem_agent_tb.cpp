@@ -68,12 +68,20 @@ struct Key {
     return std::tie(x, y, txn, entry, lane) < std::tie(o.x, o.y, o.txn, o.entry, o.lane);
   }
 };
-struct Expect { uint8_t bytes[29]; bool nf; };
+// pos: the flit's place in its read's walk, K-block-major (for kb, g, lane):
+// a node starts each K pass as soon as that block is in, so one read's
+// flits must arrive in this order (reads of different requests interleave).
+struct Expect { uint8_t bytes[29]; bool nf; uint32_t addr; long pos; };
 static std::map<Key, Expect> exp_data;          // MEM_DATA still due
-struct AckExp { unsigned code, op; uint32_t addr, count; };
+static std::map<std::tuple<int, int, unsigned>, long> last_pos;   // per (requester, txn)
+// A job's non-finite blocks in its (row-major) order: the last one, if any,
+// is the agent's "latest" once the job is answered.
+struct AckExp { unsigned code, op; uint32_t addr, count; bool nf_any = false; uint32_t nf_last = 0; };
 static std::map<Key, AckExp> exp_ack;           // MEM_ACK still due (entry = lane = 0)
 static unsigned long long m_win_err, m_bad_req, m_nf;
-static uint32_t m_nf_addr;                      // latest non-finite block address (in order)
+// The latest non-finite block the agent quantised: reads interleave, so it
+// is the one named by the latest NONFINITE MEM_DATA (or job answer) seen.
+static uint32_t m_nf_addr;
 static unsigned long long data_flits, ack_flits;
 
 static Vmem_agent_top *M;
@@ -92,7 +100,7 @@ static void model_quant_block(uint32_t addr, uint8_t out[29], bool *nf) {
   ktpu_ref_mx_store(q, s, st);
   memcpy(out, st, 29);
   *nf = (f & KTPU_FLAG_NONFINITE) != 0;
-  if (*nf) { m_nf++; m_nf_addr = addr; }
+  if (*nf) m_nf++;
 }
 
 static bool in_window(uint64_t lo, uint64_t hi) {  // [lo, hi)
@@ -125,13 +133,17 @@ static void send_rd(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride
     if (code == KTPU_MEMST_WINDOW) m_win_err++; else m_bad_req++;
     return;
   }
-  for (unsigned g = 0; g < groups; g++)
-    for (unsigned kb = 0; kb < per; kb++)
+  last_pos[std::make_tuple(sx, sy, txn)] = -1;
+  long pos = 0;
+  for (unsigned kb = 0; kb < per; kb++)
+    for (unsigned g = 0; g < groups; g++)
       for (unsigned l = 0; l < 4; l++) {
         uint32_t a = base + (4 * g + l) * stride + kb * bb;
         Expect e;
         if (fmt == KTPU_FMT_FP16) model_quant_block(a, e.bytes, &e.nf);
         else { memcpy(e.bytes, &shadow[a], 29); e.nf = false; }
+        e.addr = a;
+        e.pos = pos++;
         exp_data[{sx, sy, txn, g * per + kb, l}] = e;
       }
 }
@@ -209,18 +221,20 @@ static void send_qjob(int sx, int sy, unsigned txn, uint32_t src, uint32_t sstri
     if (code == KTPU_MEMST_WINDOW) m_win_err++; else m_bad_req++;
     return;
   }
-  unsigned nf = 0; uint32_t nf_first = 0;
+  unsigned nf = 0; uint32_t nf_first = 0, nf_last = 0;
   for (unsigned r = 0; r < rows; r++)
     for (unsigned b = 0; b < blocks; b++) {
       uint8_t st[29]; bool f;
       uint32_t a = src + r * sstride + b * 64;
       model_quant_block(a, st, &f);
       if (f && nf++ == 0) nf_first = a;
+      if (f) nf_last = a;
       uint32_t d = dst + r * dstride + b * 32;
       memcpy(&shadow[d], st, 29);
       shadow[d + 29] = shadow[d + 30] = shadow[d + 31] = 0;
     }
-  exp_ack[k] = {nf ? (unsigned)KTPU_MEMST_NONFINITE : (unsigned)KTPU_MEMST_OK, KTPU_MSG_MEM_QJOB, nf_first, nf};
+  exp_ack[k] = {nf ? (unsigned)KTPU_MEMST_NONFINITE : (unsigned)KTPU_MEMST_OK, KTPU_MSG_MEM_QJOB, nf_first, nf,
+                nf != 0, nf_last};
   wr_checks.push_back({(uint32_t)(dlo > 64 ? dlo - 64 : 0), (uint32_t)std::min<uint64_t>(dhi + 64, MEMB)});
 }
 
@@ -281,6 +295,11 @@ static void on_response(const Flit &f) {
     CHECK(((tag & KTPU_DATA_TAG_NONFINITE_MASK) != 0) == it->second.nf && (tag & KTPU_DATA_TAG_RSVD_MASK) == 0,
           "MEM_DATA entry %u word %u: NONFINITE tag %d, expected %d", k.entry, k.lane,
           (tag & KTPU_DATA_TAG_NONFINITE_MASK) != 0, it->second.nf);
+    long &lp = last_pos[std::make_tuple(dx, dy, txn)];
+    CHECK(it->second.pos > lp, "MEM_DATA (%d,%d) txn %u entry %u word %u: walk position %ld after %ld (not K-block-major)",
+          dx, dy, txn, k.entry, k.lane, it->second.pos, lp);
+    lp = it->second.pos;
+    if (it->second.nf) m_nf_addr = it->second.addr;
     exp_data.erase(it);
   } else if (ty == KTPU_MSG_MEM_ACK) {
     ack_flits++;
@@ -296,6 +315,7 @@ static void on_response(const Flit &f) {
           "MEM_ACK (%d,%d) txn %u: code %u op %u addr 0x%x count %u, expected code %u op %u addr 0x%x count %u", dx,
           dy, txn, code, op, f.w[KTPU_ACK_ADDR_WORD], f.w[KTPU_ACK_COUNT_WORD], it->second.code, it->second.op,
           it->second.addr, it->second.count);
+    if (it->second.nf_any) m_nf_addr = it->second.nf_last;
     exp_ack.erase(it);
   } else {
     CHECK(false, "response of type %u", ty);

@@ -252,6 +252,10 @@ static void gemm_test(const char *name, int M, int K, int N, int mx, int nsplit,
             uint32_t kofs = (uint32_t)(ch * nk) * (mx ? 32 : 64);
             fills.push_back(issue(cl, i_fill(0, mx, off, A + s * mc * lda + kofs, lda, gm, nk)));
             fills.push_back(issue(cl, i_fill(1, mx, off, BT + kofs, ldb, gn, nk)));
+            // Below REUSE_MIN the sweep must run from a full L1 for the
+            // interlock to show: a barrier, so that the GEMM does not stream
+            // (its K passes would be paced by the arriving blocks instead).
+            if (gm * gn < KTPU_ACC_REUSE_MIN) fills.push_back(issue(cl, i_status(0)));
             gemms.push_back(issue(cl, i_gemm(off, off, 0, gm, gn, nk, ch > 0, ch == kchunks - 1,
                                              C + s * mc * ldc, ldc)));
         }
@@ -378,6 +382,72 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
     if (csv)
         fprintf(csv, "gemm_stream,%d,%d,%d,mx,%d,%llu,%.1f\n", M, K, N, nsplit, (unsigned long long)(t1 - t0),
                 100.0 * macs / (cy * 512.0 * nsplit));
+}
+
+// Streaming with FILLs laid out unlike their GEMM (SPEC §6: a GEMM reads
+// whatever L1 holds). A FILL whose NK or offset differs from the GEMM's
+// lands K blocks the sweep reads in other K passes, so it must hold the
+// GEMM's start until it is complete; only a FILL with the GEMM's offset and
+// NK may stream. The reference is built from the L1 the FILLs leave (entry
+// -> source row group and K block), with stale entries overwritten first.
+static void layout_test() {
+    const int R = 8, K = 64, NB = 16;                  // A source 8 x 64, BT 16 x 64, MXFP7
+    const uint32_t SA = 0x20000, SB = 0x21000, SJ = 0x22000, C = 0x24000, lda = K, ldc = 2 * NB;
+    std::vector<int8_t> qa(R * K), qb(NB * K), qj(4 * 4 * 32);
+    std::vector<uint8_t> sa(R * K / 32), sb(NB * K / 32), sj(16);
+    rnd_mx(qa.data(), sa.data(), R, K);
+    rnd_mx(qb.data(), sb.data(), NB, K);
+    rnd_mx(qj.data(), sj.data(), 4, 4 * 32);
+    put_mx(SA, lda, qa.data(), sa.data(), R, K);
+    put_mx(SB, lda, qb.data(), sb.data(), NB, K);
+    put_mx(SJ, 128, qj.data(), sj.data(), 4, 4 * 32);
+    struct Case { const char *name; std::vector<Ins> fills; int aoff, boff, gm, nk;
+                  std::vector<std::pair<int, int>> a_src; };   // A' row group i <- (source group, K block) per K pass
+    // case 1: FILL A of 2 groups x NK 2 read by a GEMM of 4 groups x nk 1:
+    //   entries 0..3 = (g0,k0) (g0,k1) (g1,k0) (g1,k1) become row groups 0..3
+    // case 2: entries 8..11 from three FILLs, one of NK 2 at offset 9, read
+    //   by a GEMM at offset 8 of 2 groups x nk 2 (entry 8 + 2g + kb)
+    std::vector<Case> cases = {
+        {"NK 2 FILL under an nk 1 GEMM",
+         {i_fill(0, 1, 0, SA, lda, 2, 2), i_fill(1, 1, 0, SB, lda, 4, 1)}, 0, 0, 4, 1,
+         {{0, 0}, {0, 1}, {1, 0}, {1, 1}}},
+        {"NK 2 FILL at another offset",
+         {i_fill(0, 1, 8, SA + 4 * lda, lda, 1, 1), i_fill(0, 1, 11, SA + 4 * lda + 32, lda, 1, 1),
+          i_fill(1, 1, 8, SB, lda, 4, 2), i_fill(0, 1, 9, SA, lda, 1, 2)}, 8, 8, 2, 2,
+         {{1, 0}, {0, 0}, {0, 1}, {1, 1}}},   // (g0,kb0) (g0,kb1) (g1,kb0) (g1,kb1)
+    };
+    for (const Case &cs : cases) {
+        // stale L1: the entries the case reads hold other data first
+        CHECK(code(wait_done(issue(0, i_fill(0, 1, cs.aoff, SJ, 128, 1, 4)))) == KTPU_CLERR_OK, "%s: junk fill", cs.name);
+        CHECK(code(wait_done(issue(0, i_fill(1, 1, cs.boff, SJ, 128, 1, 4)))) == KTPU_CLERR_OK, "%s: junk fill", cs.name);
+        int gm = cs.gm, nk = cs.nk, M = 4 * gm, Kp = 32 * nk;
+        std::vector<int8_t> qa2(M * Kp), qb2(NB * Kp);
+        std::vector<uint8_t> sa2(M * nk), sb2(NB * nk);
+        for (int g = 0; g < gm; g++)
+            for (int kb = 0; kb < nk; kb++) {
+                auto src = cs.a_src[g * nk + kb];
+                for (int l = 0; l < 4; l++) {
+                    int r = 4 * src.first + l;
+                    memcpy(&qa2[(4 * g + l) * Kp + 32 * kb], &qa[r * K + 32 * src.second], 32);
+                    sa2[(4 * g + l) * nk + kb] = sa[r * (K / 32) + src.second];
+                }
+            }
+        for (int r = 0; r < NB; r++)
+            for (int kb = 0; kb < nk; kb++) {
+                memcpy(&qb2[r * Kp + 32 * kb], &qb[r * K + 32 * kb], 32);
+                sb2[r * nk + kb] = sb[r * (K / 32) + kb];
+            }
+        std::vector<uint32_t> tile(M * NB);
+        std::vector<uint16_t> c(M * NB);
+        ktpu_ref_gemm_mx(M, NB, Kp, qa2.data(), sa2.data(), qb2.data(), sb2.data(), tile.data(), c.data());
+        canary(C - 64, M * ldc + 128);
+        std::vector<int> t;
+        for (const Ins &f : cs.fills) t.push_back(issue(0, f));
+        t.push_back(issue(0, i_gemm(cs.aoff, cs.boff, 0, gm, NB / 4, nk, 0, 1, C, ldc)));
+        t.push_back(issue(0, i_status(0)));
+        for (int x : t) CHECK(code(wait_done(x)) == KTPU_CLERR_OK, "%s: completion", cs.name);
+        check_c(cs.name, C, ldc, M, NB, c.data(), NB, 64);
+    }
 }
 
 // Split-K: cluster p does K-blocks [0, h), cluster q [h, nkb); q SENDs its
@@ -627,6 +697,7 @@ int main(int argc, char **argv) {
     gemm_test("gemm4x32x1036 (a band of 64 full groups and 3: 2-D bursts 63 + 1, then 1-D)", 4, 32, 1036, 0, 1, 1, q, 8, 32);
     gemm_test("gemm64x128x64", 64, 128, 64, 0, ncl > 1 ? 2 : 1, 1, 0, 32, 64);
     gemm_test("gemm64x128x64 mx", 64, 128, 64, 1, 1, 2, q, 32, 64);
+    layout_test();
     gemm_stream_test("gemm128x256x128 stream", 128, 256, 128, ncl);
     if (bench) gemm_stream_test("gemm256x256x256 stream", 256, 256, 256, ncl);
     if (ncl == 4) gemm_test("gemm64x128x64 x4", 64, 128, 64, 0, 4, 1, 0, 32, 64);
