@@ -180,6 +180,13 @@ static void run_case(const struct tcase *t, unsigned seed)
         }
         CHECK(outside == 0, "%s: %u words outside C written", t->name, outside);
     }
+    if (t->bad == 4) {
+        /* the GEMM behind the refused FILL wrote nothing (CLERR_FILLFAIL):
+         * no garbage tile in C */
+        unsigned written = 0;
+        for (uint32_t off = C_OFF; off < C_OFF + m * ldc; off += 4) written += *dram(off) != CANARY;
+        CHECK(written == 0, "%s: %u words of C written after the refused FILL", t->name, written);
+    }
     if (t->bad == 4)
         CHECK(KTPU_FIELD_GET(JOB_DETAIL_CODE, detail) == KTPU_CLERR_MEM &&
               KTPU_FIELD_GET(JOB_DETAIL_OP, detail) == KTPU_CLOP_FILL &&

@@ -298,10 +298,11 @@ module ktpu_mem_agent #(
     else if (misaligned)        status = StAlgn;
     else if (out1 || out2)      status = StWin;
     else                        status = StOk;
-    // The offending address: the lowest if it is below the window, else the
-    // highest byte the access would touch.
-    if (out1) bad_addr = (lo1 < win_lo) ? lo1[31:0] : 32'(hi1 - 52'd1);
-    else      bad_addr = (lo2 < win_lo) ? lo2[31:0] : 32'(hi2 - 52'd1);
+    // The offending address: the first byte of the access outside the
+    // window (its lowest if that is below the window, else the lowest at or
+    // above the window's end).
+    if (out1) bad_addr = (lo1 < win_lo) ? lo1[31:0] : ((lo1 > win_hi) ? lo1[31:0] : win_hi[31:0]);
+    else      bad_addr = (lo2 < win_lo) ? lo2[31:0] : ((lo2 > win_hi) ? lo2[31:0] : win_hi[31:0]);
   end
 
   // Issue queue (requests waiting for the issuer): entries are

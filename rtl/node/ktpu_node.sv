@@ -24,7 +24,12 @@
 //   RECV    grants the sender one stream and ADD_PEERs what arrives.
 //   STATUS  waits for quiescence, answers with the counters.
 // Range checks come first: a bad field is answered with its CLERR code and
-// nothing else happens.
+// nothing else happens. A refused FILL (CLERR_MEM) poisons the node: every
+// later GEMM, DRAIN, SEND and RECV is answered CLERR_FILLFAIL and does
+// nothing until a STATUS CLEAR, so no tile is computed from, or drained
+// after, an L1 region the refused FILL left stale. No GEMM can have started
+// on it: the agent refuses a read whole, before any data, and a GEMM streams
+// a FILL only once its first word has landed.
 //
 // No deadlock (docs/noc.md, docs/node.md): response-plane input is always
 // taken (L1 write, counters, grant table); request-plane input takes
@@ -185,6 +190,8 @@ module ktpu_node #(
 
   // Fill slots.
   logic [NSlot-1:0] sl_v_q, sl_side_q, sl_nf_q, sl_err_q;
+  logic [NSlot-1:0] sl_got_q;           // a word has landed: the agent accepted the read
+  logic             poison_q;           // a FILL was refused since the last STATUS CLEAR
   logic [L1W-1:0]   sl_off_q [NSlot];
   logic [15:0]      sl_left_q [NSlot];
   logic [15:0]      sl_gm_q [NSlot], sl_nk_q [NSlot];   // the FILL's shape
@@ -277,6 +284,7 @@ module ktpu_node #(
   always_comb begin
     err = 8'(ktpu_pkg::CLERR_OK);
     if (i_badlen) err = 8'(ktpu_pkg::CLERR_LENGTH);
+    else if (poison_q && op != OpFill && op != OpStatus) err = 8'(ktpu_pkg::CLERR_FILLFAIL);
     else begin
       unique case (op)
         OpFill: begin
@@ -452,10 +460,12 @@ module ktpu_node #(
   // ==== response-plane output: engine answers and grants, fill completions ====
   logic        fill_v_q;
   logic [287:0] fill_f_q;
+  // A FILL's completion leaves before the engine's answers: a refused FILL's
+  // CLERR_MEM reaches the sender ahead of the CLERR_FILLFAIL it causes.
   assign rs_out_valid_o = eng_v_q || fill_v_q;
-  assign rs_out_flit_o  = eng_v_q ? eng_f_q : fill_f_q;
-  assign eng_take  = eng_v_q && rs_out_ready_i;
-  assign fill_take = !eng_v_q && fill_v_q && rs_out_ready_i;
+  assign rs_out_flit_o  = fill_v_q ? fill_f_q : eng_f_q;
+  assign fill_take = fill_v_q && rs_out_ready_i;
+  assign eng_take  = !fill_v_q && eng_v_q && rs_out_ready_i;
 
   // ==== counters =================================================================
   logic [31:0] c_fill_q, c_sweep_q, c_drain_q, c_idle_q, c_starve_q, c_bp_q;
@@ -481,7 +491,9 @@ module ktpu_node #(
   // aoff/boff + g*nk + kb, whatever the group counts); the GEMM then starts
   // without it and the sequencer holds each K pass kb until every such FILL
   // (dep_q, taken at the start) has landed K block kb. Any other FILL in
-  // flight holds the start until it is complete, as does a refused one.
+  // flight holds the start until it is complete, as does a refused one; and
+  // a streamed one holds it until its first word is in (so it was not
+  // refused: see the top).
   logic [NSlot-1:0] streamed, dep_q, done_clr;
   always_comb begin
     fills_ok = 1'b1;
@@ -490,7 +502,7 @@ module ktpu_node #(
     for (int s = 0; s < NSlot; s++) begin
       streamed[s] = !sl_err_q[s] && sl_nk_q[s] == nk &&
                     sl_off_q[s] == (sl_side_q[s] ? L1W'(boff) : L1W'(aoff));
-      if (sl_v_q[s] && !streamed[s]) fills_ok = 1'b0;
+      if (sl_v_q[s] && !(streamed[s] && sl_got_q[s])) fills_ok = 1'b0;
       if (dep_q[s] && sl_blk_q[s] <= seq_kb) kb_ready = 1'b0;
     end
     if (have_done && (!fill_v_q || fill_take)) done_clr[done_slot] = 1'b1;
@@ -580,6 +592,7 @@ module ktpu_node #(
       rd_v_q  <= 1'b0;
       sl_v_q  <= '0;
       dep_q   <= '0;
+      poison_q <= 1'b0;
       fill_v_q <= 1'b0;
       gr_v_q  <= '0;
       sweep_q <= 1'b0;
@@ -591,6 +604,7 @@ module ktpu_node #(
             ? mkflit(px, py, TyGr, 8'h47, 1'b1, 256'd0)
             : mkflit(i_sx, i_sy, TyDone, i_txn, 1'b1, eng_pl);
       end
+      if (stat_clear) poison_q <= 1'b0;
       if (iq_pop) ph_q <= 1'b0;
       else if (seq_start) ph_q <= 1'b1;
       if (gemm_go) sweep_q <= 1'b1;
@@ -613,6 +627,7 @@ module ktpu_node #(
         sl_nk_q[free_slot]    <= nk;
         sl_blk_q[free_slot]   <= '0;
         sl_bw_q[free_slot]    <= gm << 2;
+        sl_got_q[free_slot]   <= 1'b0;
         sl_nf_q[free_slot]    <= 1'b0;
         sl_err_q[free_slot]   <= 1'b0;
         sl_x_q[free_slot]     <= i_sx;
@@ -621,6 +636,7 @@ module ktpu_node #(
       end
       if (data_in) begin
         sl_left_q[d_slot] <= sl_left_q[d_slot] - 16'd1;
+        sl_got_q[d_slot]  <= 1'b1;
         if (sl_bw_q[d_slot] == 16'd1) begin
           sl_blk_q[d_slot] <= sl_blk_q[d_slot] + 16'd1;
           sl_bw_q[d_slot]  <= sl_gm_q[d_slot] << 2;
@@ -650,6 +666,7 @@ module ktpu_node #(
         fill_f_q <= mkflit(sl_x_q[done_slot], sl_y_q[done_slot], TyDone, sl_txn_q[done_slot],
                            1'b1, pl);
         sl_v_q[done_slot] <= 1'b0;
+        if (sl_err_q[done_slot]) poison_q <= 1'b1;
       end
       // grants
       if (gr_use) gr_v_q[gr_idx] <= 1'b0;

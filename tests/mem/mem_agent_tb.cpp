@@ -22,6 +22,7 @@
 // window / alignment / malformed refusals, a random mix of all of them, and a
 // fill-rate measurement (cycles per L1 entry, printed and optionally CSV).
 // Usage: Vmem_agent_top [--seed S] [--csv FILE] [+ktpu_dram_latency=N]
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -107,7 +108,12 @@ static bool in_window(uint64_t lo, uint64_t hi) {  // [lo, hi)
   uint64_t lim = win_limit < (1u << 24) ? win_limit : (1u << 24);
   return lo >= win_base && hi <= lim;
 }
-static uint32_t bad_addr(uint64_t lo, uint64_t hi) { return (uint32_t)(lo < win_base ? lo : hi - 1); }
+// The first byte of [lo, hi) outside the window (SPEC §8, docs/mem.md).
+static uint32_t bad_addr(uint64_t lo, uint64_t hi) {
+  uint64_t lim = win_limit < (1u << 24) ? win_limit : (1u << 24);
+  (void)hi;
+  return (uint32_t)(lo < win_base ? lo : std::max<uint64_t>(lo, lim));
+}
 
 // ---- request builders (each applies itself to the model) --------------------
 static void send_rd(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride, unsigned groups,

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <vector>
 extern "C" {
 #include "ktpu_defs.h"
@@ -36,6 +37,8 @@ static uint32_t rnd() { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; ret
 struct Flit { uint32_t w[9]; };
 static std::deque<Flit> txq;
 static std::vector<Flit> done;
+static std::map<int, unsigned long> done_at;   // arrival order of each txn's CL_DONE
+static unsigned long done_count;
 static int outstanding[16][16];
 
 static void tick() {
@@ -48,13 +51,15 @@ static void tick() {
     bool rx = top->cpu_rs_valid_o && top->cpu_rs_ready_i;
     Flit f;
     if (rx) for (int i = 0; i < 9; i++) f.w[i] = top->cpu_rs_flit_o[i];
-    CHECK(!top->cpu_rq_out_valid_o, "request-plane flit delivered to the CPU");
+    // (before the first reset edge the registers hold their random initial values)
+    CHECK(top->rst_i || !top->cpu_rq_out_valid_o, "request-plane flit delivered to the CPU");
     top->clk_i = 1;
     top->eval();
     cyc++;
     if (tx) txq.pop_front();
     if (rx) {
         done.push_back(f);
+        done_at[(f.w[8] >> KTPU_FLIT_TXN_LSB) & 255] = ++done_count;
         int sx = (f.w[8] >> KTPU_FLIT_SRC_X_LSB) & 15, sy = (f.w[8] >> KTPU_FLIT_SRC_Y_LSB) & 15;
         outstanding[sx][sy]--;
     }
@@ -442,11 +447,76 @@ static void layout_test() {
         ktpu_ref_gemm_mx(M, NB, Kp, qa2.data(), sa2.data(), qb2.data(), sb2.data(), tile.data(), c.data());
         canary(C - 64, M * ldc + 128);
         std::vector<int> t;
+        // another cluster's long read first: the agent interleaves it one K
+        // block (256 beats) at a time with this case's FILLs, so their later
+        // K blocks land long after their first (an early start reads stale)
+        int tl = ncl > 1 ? issue(1, i_fill(0, 1, 0, 0x100000, 128, 64, 4)) : -1;
         for (const Ins &f : cs.fills) t.push_back(issue(0, f));
         t.push_back(issue(0, i_gemm(cs.aoff, cs.boff, 0, gm, NB / 4, nk, 0, 1, C, ldc)));
         t.push_back(issue(0, i_status(0)));
         for (int x : t) CHECK(code(wait_done(x)) == KTPU_CLERR_OK, "%s: completion", cs.name);
+        if (tl >= 0) CHECK(code(wait_done(tl)) == KTPU_CLERR_OK, "%s: the other cluster's FILL", cs.name);
         check_c(cs.name, C, ldc, M, NB, c.data(), NB, 64);
+    }
+}
+
+// A refused FILL: answered CLERR_MEM with MEMST_WINDOW and the first byte
+// past the window; the GEMM behind it (and the DRAIN, SEND and RECV after
+// it) answer CLERR_FILLFAIL and write nothing, until a STATUS CLEAR; a FILL
+// and a STATUS still run meanwhile, and after the CLEAR the same GEMM
+// computes C. Refused once ahead of the GEMM's other FILL, once behind it.
+static void failed_fill_test(int e, int peer) {
+    const int M = 16, K = 64, N = 16;
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000, Bad = WinLimit - 2 * K * 2;   // straddles the end
+    for (auto &x : a) x = rnd_f16();
+    for (auto &x : bt) x = rnd_f16();
+    put_f16(A, 2 * K, a.data(), M, K);
+    put_f16(BT, 2 * K, bt.data(), N, K);
+    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    for (int order = 0; order < 2; order++) {
+        const char *name = order ? "refused FILL B behind FILL A" : "refused FILL A ahead of FILL B";
+        canary(C - 64, M * 2 * N + 128);
+        // all back to back: the GEMM reaches the engine before the refusal
+        // comes back, with both FILLs laid out as it reads (streamable)
+        int ta = issue(e, i_fill(0, 0, 0, order ? A : Bad, 2 * K, M / 4, K / 32));
+        int tb = issue(e, i_fill(1, 0, 0, order ? Bad : BT, 2 * K, N / 4, K / 32));
+        std::vector<Ins> after = {i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N), i_drain(0, M / 4, N / 4, C, 2 * N),
+                                  i_peer(KTPU_CLOP_SEND, cl_x[peer], cl_y[peer], 0, 1),
+                                  i_peer(KTPU_CLOP_RECV, cl_x[peer], cl_y[peer], 0, 1)};
+        std::vector<int> tx;
+        for (const Ins &in : after) tx.push_back(issue(e, in));
+        Flit fa = wait_done(ta), fb = wait_done(tb), fr = order ? fb : fa;
+        unsigned long refused_at = done_at[order ? tb : ta];
+        CHECK(code(order ? fa : fb) == KTPU_CLERR_OK, "%s: the good FILL", name);
+        CHECK(code(fr) == KTPU_CLERR_MEM && ((fr.w[0] >> KTPU_CD_STATUS_MEMST_LSB) & 15) == KTPU_MEMST_WINDOW &&
+                  fr.w[KTPU_CD_ADDR_WORD] == WinLimit,
+              "%s: code %d status 0x%x addr 0x%x (expected CLERR_MEM, WINDOW, the first byte past the window 0x%x)",
+              name, code(fr), fr.w[0], fr.w[KTPU_CD_ADDR_WORD], WinLimit);
+        for (size_t i = 0; i < tx.size(); i++) {
+            Flit f = wait_done(tx[i]);
+            CHECK(code(f) == KTPU_CLERR_FILLFAIL, "%s: op %u answered %d, expected CLERR_FILLFAIL", name,
+                  after[i].w[0] & 15, code(f));
+            CHECK(done_at[tx[i]] > refused_at, "%s: op %u answered before the refused FILL", name, after[i].w[0] & 15);
+        }
+        CHECK(code(wait_done(issue(e, i_fill(0, 0, 0, A, 2 * K, M / 4, K / 32)))) == KTPU_CLERR_OK, "%s: FILL meanwhile", name);
+        CHECK(code(wait_done(issue(e, i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N)))) == KTPU_CLERR_FILLFAIL,
+              "%s: GEMM after a good FILL, before the CLEAR", name);
+        CHECK(code(wait_done(issue(e, i_status(0)))) == KTPU_CLERR_OK, "%s: STATUS", name);
+        CHECK(code(wait_done(issue(e, i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N)))) == KTPU_CLERR_FILLFAIL,
+              "%s: GEMM after a STATUS without CLEAR", name);
+        long bad = 0;
+        for (uint32_t x = C - 64; x < C + M * 2 * N + 64; x++) bad += dram_byte(x) != Canary;
+        CHECK(bad == 0, "%s: %ld bytes of C written by refused instructions", name, bad);
+        CHECK(code(wait_done(issue(e, i_status(1)))) == KTPU_CLERR_OK, "%s: STATUS CLEAR", name);
+        int t1 = issue(e, i_fill(1, 0, 0, BT, 2 * K, N / 4, K / 32));
+        int t2 = issue(e, i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N));
+        int t3 = issue(e, i_status(1));
+        for (int t : {t1, t2, t3}) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "%s: after the CLEAR", name);
+        check_c(name, C, 2 * N, M, N, c.data(), N, 64);
     }
 }
 
@@ -586,7 +656,6 @@ static void error_test(int e, int g) {
         {"SEND to itself", i_peer(KTPU_CLOP_SEND, cl_x[e], cl_y[e], 0, 1), 1, KTPU_CLERR_PEER},
         {"RECV zero count", i_peer(KTPU_CLOP_RECV, 0, 0, 0, 0), 1, KTPU_CLERR_SHAPE},
         {"SEND past ACC_DEPTH", i_peer(KTPU_CLOP_SEND, 0, 0, 500, 13), 1, KTPU_CLERR_TILE},
-        {"FILL outside the memory window", i_fill(0, 0, 0, WinLimit + 0x1000, 64, 1, 1), 1, KTPU_CLERR_MEM},
         {"FILL exactly to the end of L1 B (legal)", i_fill(1, 0, 448, 0x40000, 512, 8, 8), 1, KTPU_CLERR_OK},
         {"DRAIN exactly to ACC_DEPTH (legal)", i_drain(504, 2, 4, 0x300000, 64), 1, KTPU_CLERR_OK},
     };
@@ -598,7 +667,7 @@ static void error_test(int e, int g) {
         if (!strcmp(cs.what, "GEMM FWD with emit")) cs.in.w[0] |= 1u << KTPU_CI_OP_EMIT_LSB;
     }
     int n = sizeof cases / sizeof cases[0], nerr = 0;
-    for (int k = 0; k < n; k++) nerr += cases[k].code != KTPU_CLERR_OK && cases[k].code != KTPU_CLERR_MEM;
+    for (int k = 0; k < n; k++) nerr += cases[k].code != KTPU_CLERR_OK;
     for (uint32_t a = 0x40000; a < 0x40000 + 512 * 32; a += 4) ktpu_dram_bd_write32(a, 0x3C003C00u);
     // cluster g: a GEMM that must still check
     const int M = 32, K = 64, N = 32;
@@ -623,10 +692,6 @@ static void error_test(int e, int g) {
         int t = issue(e, cases[k].in, cases[k].flits);
         Flit f = wait_done(t);
         CHECK(code(f) == cases[k].code, "%s: code %d, expected %d", cases[k].what, code(f), cases[k].code);
-        if (cases[k].code == KTPU_CLERR_MEM)
-            CHECK(((f.w[0] >> KTPU_CD_STATUS_MEMST_LSB) & 15) == KTPU_MEMST_WINDOW &&
-                  f.w[KTPU_CD_ADDR_WORD] >= WinLimit, "window refusal: status 0x%x addr 0x%x",
-                  f.w[0], f.w[KTPU_CD_ADDR_WORD]);
     }
     // the node still works: STATUS answers, counting the error completions
     Flit f = wait_done(issue(e, i_status(1)));
@@ -705,8 +770,10 @@ int main(int argc, char **argv) {
         splitk_test(32, 128, 32, 0, 1);
         fwd_test(32, 128, 32, 0, 1);
         error_test(0, 1);
+        failed_fill_test(0, 1);
     } else {
         error_test(0, 0);
+        failed_fill_test(0, 0);
     }
     if (bench) { fill_rate(0, 0, 64); fill_rate(0, 1, 64); }
     CHECK(top->stray_rq_o == 0 && top->stray_rs_o == 0, "stray flits %u %u", top->stray_rq_o, top->stray_rs_o);
