@@ -35,7 +35,6 @@ mutants=(
   "refused_fill_no_poison|ktpu_node.sv|s/if \(sl_err_q\[done_slot\]\) poison_q <= 1'b1;//"
   "stream_before_first_word|ktpu_node.sv|s/!\(streamed\[s\] && sl_got_q\[s\]\)/!streamed[s]/"
   "poison_spares_drain|ktpu_node.sv|s/op != OpFill && op != OpStatus\)/op != OpFill \&\& op != OpStatus \&\& op != OpDrain)/"
-  "refusal_answer_overtaken|ktpu_node.sv|s/assign rs_out_flit_o  = fill_v_q \? fill_f_q : eng_f_q;\n  assign fill_take = fill_v_q && rs_out_ready_i;\n  assign eng_take  = !fill_v_q && eng_v_q && rs_out_ready_i;/assign rs_out_flit_o  = eng_v_q ? eng_f_q : fill_f_q;\n  assign fill_take = !eng_v_q \&\& fill_v_q \&\& rs_out_ready_i;\n  assign eng_take  = eng_v_q \&\& rs_out_ready_i;/"
   "stream_offset_unmatched|ktpu_node.sv|s/sl_off_q\[s\] == \(sl_side_q\[s\] \? L1W'\(boff\) : L1W'\(aoff\)\)/1'b1/"
   "fill_lane_ignored|ktpu_node.sv|s/d_lane == 2'\(l\)\)/d_lane == 2'(0))/g"
   "drain_row_stride_x2|ktpu_node_drain.sv|s/row_q <= row_q \+ \{j_stride\[29:0\], 2'b00\};/row_q <= row_q + {j_stride[28:0], 3'b000};/"
