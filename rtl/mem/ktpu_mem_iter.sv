@@ -10,10 +10,9 @@
 //   addr = base + (g*lanes + lane)*stride + kb*block_bytes + 32*half
 // with FP16 blocks (64 bytes, two 32-byte beats) or MXFP7 blocks (32 bytes,
 // one beat), and entry = g*per_group + kb names it.
-// The agent runs one copy where it issues DRAM reads and one where the
-// responses come back (and one for quantise-job write-back): responses are in
-// order, so the same walk on both sides names every beat without carrying
-// its address or entry through the DRAM.
+// The agent runs one copy per read stream (the beat's name then travels in
+// a FIFO beside the DRAM data) and one for quantise-job write-back, which
+// walks the job's destination in the order its reads came back.
 // All addresses by adders on running sums: no multiplier.
 `default_nettype none
 
