@@ -203,7 +203,10 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
     if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
     uint32_t bad_value = 0;
-    const char *why = ktpu_job_check(j, R.present < 0 ? 0 : (unsigned)R.present, MAXC, &ncl, &bad_value);
+    struct ktpu_job_env env = {.present = R.present < 0 ? 0 : (unsigned)R.present, .max_clusters = MAXC,
+                               .win_base = KTPU_REG(MEM_WIN_BASE), .win_limit = KTPU_REG(MEM_WIN_LIMIT)};
+    if (opt && opt->no_window_check) env.win_base = 0, env.win_limit = 1ull << 32;
+    const char *why = ktpu_job_check(j, &env, &ncl, &bad_value);
     if (R.present < 0 || why) {
         if (why) bad_job(why, bad_value);
         R.jobst = KTPU_JOBST_BADJOB;

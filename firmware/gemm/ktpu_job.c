@@ -11,7 +11,7 @@
         return (why);  \
     } while (0)
 
-const char *ktpu_job_check(const uint32_t *j, unsigned present, unsigned max_clusters, unsigned *ncl,
+const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, unsigned *ncl,
                            uint32_t *value)
 {
     uint32_t m = j[KTPU_JOB_M_WORD], n = j[KTPU_JOB_N_WORD], k = j[KTPU_JOB_K_WORD];
@@ -43,16 +43,22 @@ const char *ktpu_job_check(const uint32_t *j, unsigned present, unsigned max_clu
     if (a1 > 0x100000000ull) BAD(j[KTPU_JOB_A_WORD], "A extends past 4 GiB");
     if (b1 > 0x100000000ull) BAD(j[KTPU_JOB_B_WORD], "BT extends past 4 GiB");
     if (end > 0x100000000ull) BAD(j[KTPU_JOB_C_WORD], "C extends past 4 GiB");
+    /* the agent would refuse the first FILL or drain outside the window
+     * (CLERR_MEM): refused here, before any tile is planned or written */
+    if (a0 < env->win_base || a1 > env->win_limit) BAD(j[KTPU_JOB_A_WORD], "A outside the memory window");
+    if (b0 < env->win_base || b1 > env->win_limit) BAD(j[KTPU_JOB_B_WORD], "BT outside the memory window");
+    if (c0 < env->win_base || end > env->win_limit) BAD(j[KTPU_JOB_C_WORD], "C outside the memory window");
     if (c0 < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && end > KTPU_JOB_OFFSET)
         BAD(j[KTPU_JOB_C_WORD], "C overlaps the job block");
     /* C written over an operand it is still read from: refused, whatever
      * the strides interleave (the tiles would read what earlier tiles wrote) */
     if (c0 < a1 && a0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps A");
     if (c0 < b1 && b0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps BT");
-    if (present == 0) BAD(0, "no clusters in SOC_KINDS0/1");
-    if (req > present) BAD(req, "JOB_CLUSTERS is more than the clusters present");
-    *ncl = req ? req : present;
-    if (*ncl > max_clusters) *ncl = max_clusters;
+    if (env->present == 0) BAD(0, "no clusters in SOC_KINDS0/1");
+    if (req > env->present) BAD(req, "JOB_CLUSTERS is more than the clusters present");
+    if (req > env->max_clusters) BAD(req, "JOB_CLUSTERS is more than the job block's counter slots");
+    *ncl = req ? req : env->present;
+    if (*ncl > env->max_clusters) *ncl = env->max_clusters;
     return 0;
 }
 

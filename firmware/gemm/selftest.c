@@ -63,8 +63,9 @@ struct tcase {
     uint32_t m, k, n, fmt, clusters;
     uint32_t expect;        /* JOBST_* */
     int inf;                /* put an Inf into A */
-    int bad;                /* 1 bad magic, 2 K = 48, 3 C over the job block, 4 A outside DRAM,
-                               5 C over A, 6 C over BT */
+    int bad;                /* 1 bad magic, 2 K = 48, 3 C over the job block, 4 A outside DRAM
+                               (past the firmware's window check, refused by the agent),
+                               5 C over A, 6 C over BT, 7 A outside DRAM (refused by the firmware) */
     int stuck;
     unsigned l1, acc;       /* planner capacities (0: the hardware's): small ones force many tiles */
 };
@@ -123,7 +124,7 @@ static void run_case(const struct tcase *t, unsigned seed)
     job[KTPU_JOB_M_WORD] = m;
     job[KTPU_JOB_N_WORD] = n;
     job[KTPU_JOB_K_WORD] = t->bad == 2 ? 48 : k;
-    job[KTPU_JOB_A_WORD] = t->bad == 4 ? KTPU_DRAM_SIM_BYTES + 0x1000u : A_OFF;
+    job[KTPU_JOB_A_WORD] = t->bad == 4 || t->bad == 7 ? KTPU_DRAM_SIM_BYTES + 0x1000u : A_OFF;
     job[KTPU_JOB_A_STRIDE_WORD] = lda;
     job[KTPU_JOB_B_WORD] = B_OFF;
     job[KTPU_JOB_B_STRIDE_WORD] = ldb;
@@ -141,6 +142,7 @@ static void run_case(const struct tcase *t, unsigned seed)
     opt.timeout = t->stuck ? 50000u : 0;
     opt.l1_depth = t->l1;
     opt.acc_depth = t->acc;
+    opt.no_window_check = t->bad == 4;
     unsigned st = ktpu_gemm_run(job, &opt);
     unsigned f0 = fails;
     CHECK(st == t->expect && job[KTPU_JOB_STATUS_WORD] == t->expect, "%s: status %s, expected %s", t->name,
@@ -219,7 +221,8 @@ int main(void)
         {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0},
         {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0},
         {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0},
-        {"A outside DRAM (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0},
+        {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0},
+        {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0},
         {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0},
         /* last: the stuck cluster stays stuck */
         {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0},

@@ -17,6 +17,7 @@ struct ktpu_gemm_opts {
     unsigned l1_depth;     /* test only: plan for a smaller L1 (many tiles, short chunks); 0 = KTPU_L1_DEPTH */
     unsigned acc_depth;    /* test only: plan for a smaller accumulator; 0 = KTPU_ACC_DEPTH */
     unsigned tile_gm, tile_gn;   /* the tile in sub-tile groups; 0 = the planner's choice */
+    int no_window_check;   /* test only: operands outside MEM_WIN_* reach the agent (the HWERR path) */
 };
 
 /* The job block as the CPU sees it. */

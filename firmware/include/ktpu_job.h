@@ -8,14 +8,25 @@
 
 #include "ktpu_defs.h"
 
-/* Checks request words j[0 .. JOB_CLUSTERS_WORD] against what the clusters
- * take and against each other: magic; M, N, K and their multiples and
- * limits; format; base and stride alignment, strides of at least a row;
- * A, BT and C within 4 GiB (64-bit sums); C clear of the job block, A and
- * BT; JOB_CLUSTERS at most the present clusters. Returns 0 and the number
- * of clusters to use in *ncl (at most max_clusters), or the name of the
- * first rule broken, with the offending word's value in *value. */
-const char *ktpu_job_check(const uint32_t *j, unsigned present, unsigned max_clusters, unsigned *ncl,
+/* What a job is checked against besides its own words: the clusters
+ * present, the counter slots the block has, and the memory agent's address
+ * window [win_base, win_limit) (MMIO MEM_WIN_*; a limit of 2^32 is the
+ * whole space, which only a host test passes). */
+struct ktpu_job_env {
+    unsigned present, max_clusters;
+    uint32_t win_base;
+    uint64_t win_limit;
+};
+
+/* Checks request words j[0 .. JOB_CLUSTERS_WORD] against the clusters and
+ * against each other: magic; M, N, K and their multiples and limits;
+ * format; base and stride alignment, strides of at least a row; A, BT and
+ * C within 4 GiB (64-bit sums) and inside the window; C clear of the job
+ * block, A and BT; JOB_CLUSTERS at most the present clusters and the
+ * slots. Returns 0 and the number of clusters to use in *ncl (0 asks for
+ * all present, at most max_clusters of them), or the name of the first
+ * rule broken, with the offending word's value in *value. */
+const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, unsigned *ncl,
                            uint32_t *value);
 
 #endif

@@ -40,6 +40,7 @@ module ktpu_soc #(
   // simulation control (harmless registers on an FPGA)
   output logic                         sim_exit_valid_o,
   output logic [30:0]                  sim_exit_code_o,
+  output logic [3:0]                   sim_exit_be_o,
   output logic                         mbox_valid_o,
   output logic [31:0]                  mbox_cmd_o,
   output logic [31:0]                  mbox_arg0_o,
@@ -76,7 +77,10 @@ module ktpu_soc #(
   output logic [31:0]                  mem_bad_req_o,
   output logic [31:0]                  mem_nonfinite_o,
   output logic [31:0]                  stray_rq_o,      // misaddressed flits, per plane
-  output logic [31:0]                  stray_rs_o
+  output logic [31:0]                  stray_rs_o,
+  // test hook: while bit c is set, cluster c's four mesh links move nothing
+  // (co-simulation stress, tests/soc/regress_gemm.sh); tie to 0 on a board
+  input  wire logic [13:0]             cl_hold_i
 );
   localparam int CpuX = ktpu_pkg::NODE_CPU_X, CpuY = ktpu_pkg::NODE_CPU_Y;
   localparam int MemX = ktpu_pkg::NODE_MEM_X, MemY = ktpu_pkg::NODE_MEM_Y;
@@ -111,6 +115,15 @@ module ktpu_soc #(
   endfunction
   localparam logic [63:0] Kinds = place_kinds();
 
+  // cluster number (0, 1, ...) of place n, a cluster place
+  function automatic int cluster_index(int n);
+    int c;
+    c = 0;
+    for (int i = 0; i < n; i++)
+      if (Kinds[4*i +: 4] == 4'(ktpu_pkg::NODE_CLUSTER)) c = c + 1;
+    cluster_index = c;
+  endfunction
+
   // ---------------------------------------------------------------- planes
   logic [N-1:0]   rq_in_v, rq_in_r, rq_out_v, rq_out_r;
   logic [N*F-1:0] rq_in_f, rq_out_f;
@@ -138,8 +151,9 @@ module ktpu_soc #(
     .ld_valid_i, .ld_addr_i, .ld_be_i, .ld_data_i,
     .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i,
     .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
-    .sim_exit_valid_o, .sim_exit_code_o,
+    .sim_exit_valid_o, .sim_exit_code_o, .sim_exit_be_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
+    .win_base_i(mem_win_base_i), .win_limit_i(mem_win_limit_i),
     .mesh_tx_valid_o(cpu_tx_v), .mesh_tx_flit_o(cpu_tx_f), .mesh_tx_ready_i(cpu_tx_r),
     .mesh_rx_valid_i(cpu_rx_v), .mesh_rx_flit_i(cpu_rx_f), .mesh_rx_ready_o(cpu_rx_r),
     .dram_req_valid_o, .dram_req_ready_i, .dram_req_write_o, .dram_req_addr_o,
@@ -162,12 +176,21 @@ module ktpu_soc #(
   for (genvar n = 0; n < N; n++) begin : gen_node
     localparam logic [3:0] Kind = Kinds[4*n +: 4];
     if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
+      // held: each side sees the other neither offer nor take (every
+      // sender keeps its valid and flit, as the protocol asks of it)
+      localparam int C = cluster_index(n);
+      logic hold, n_rq_in_r, n_rq_out_v, n_rs_in_r, n_rs_out_v;
+      assign hold = cl_hold_i[C];
+      assign rq_out_r[n] = n_rq_in_r && !hold;
+      assign rs_out_r[n] = n_rs_in_r && !hold;
+      assign rq_in_v[n]  = n_rq_out_v && !hold;
+      assign rs_in_v[n]  = n_rs_out_v && !hold;
       ktpu_node #(.X(n % W), .Y(n / W), .MemX(MemX), .MemY(MemY)) u_node (
         .clk_i, .rst_i,
-        .rq_in_valid_i(rq_out_v[n]), .rq_in_ready_o(rq_out_r[n]), .rq_in_flit_i(rq_out_f[F*n +: F]),
-        .rq_out_valid_o(rq_in_v[n]), .rq_out_ready_i(rq_in_r[n]), .rq_out_flit_o(rq_in_f[F*n +: F]),
-        .rs_in_valid_i(rs_out_v[n]), .rs_in_ready_o(rs_out_r[n]), .rs_in_flit_i(rs_out_f[F*n +: F]),
-        .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[F*n +: F]));
+        .rq_in_valid_i(rq_out_v[n] && !hold), .rq_in_ready_o(n_rq_in_r), .rq_in_flit_i(rq_out_f[F*n +: F]),
+        .rq_out_valid_o(n_rq_out_v), .rq_out_ready_i(rq_in_r[n] && !hold), .rq_out_flit_o(rq_in_f[F*n +: F]),
+        .rs_in_valid_i(rs_out_v[n] && !hold), .rs_in_ready_o(n_rs_in_r), .rs_in_flit_i(rs_out_f[F*n +: F]),
+        .rs_out_valid_o(n_rs_out_v), .rs_out_ready_i(rs_in_r[n] && !hold), .rs_out_flit_o(rs_in_f[F*n +: F]));
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
       /* verilator lint_off PINCONNECTEMPTY */
       ktpu_mem_agent #(.X(n % W), .Y(n / W), .AddrBits(DramAddrBits)) u_mem (
@@ -208,9 +231,10 @@ module ktpu_soc #(
   end
 
   // The agent's place leaves its response-plane output and request-plane
-  // input unused; EMPTY places leave everything unused.
+  // input unused; EMPTY places leave everything unused, and cl_hold_i has
+  // a bit per possible cluster.
   logic unused_links;
-  assign unused_links = ^{rq_in_r, rs_in_r, rs_out_v, rs_out_f, rq_out_v, rq_out_f};
+  assign unused_links = ^{rq_in_r, rs_in_r, rs_out_v, rs_out_f, rq_out_v, rq_out_f, cl_hold_i};
 endmodule
 
 `default_nettype wire

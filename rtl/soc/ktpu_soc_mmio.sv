@@ -7,8 +7,12 @@
 // Bus: a request is decoded combinationally; gnt_o falls only while a store
 // would overwrite a byte or flit that has not left yet (UART TX, mesh TX), so
 // nothing is ever dropped. err_o (with gnt_o) refuses an offset that is not
-// in the map, a store to a read-only register or a load from a write-only
-// one. Reads answer one cycle after the grant.
+// in the map, a store to a read-only register, a load from a write-only one
+// and a store narrower than a word (be_i not all ones) to any register but
+// UART_TX, which takes sb: the CPU replicates a byte or halfword across the
+// bus, so taking it would write a made-up word. A narrow SIM_EXIT store is
+// also passed out (sim_exit_valid_o with its lanes) so that a harness can
+// name it. Reads answer one cycle after the grant.
 `default_nettype none
 
 module ktpu_soc_mmio #(
@@ -22,11 +26,15 @@ module ktpu_soc_mmio #(
   input  wire logic         sel_i,
   input  wire logic         we_i,
   input  wire logic [11:0]  off_i,
+  input  wire logic [3:0]   be_i,
   input  wire logic [31:0]  wdata_i,
   output logic              gnt_o,
   output logic              err_o,
   output logic              rvalid_o,
   output logic [31:0]       rdata_o,
+  // the memory agent's address window, read back by firmware
+  input  wire logic [31:0]  win_base_i,
+  input  wire logic [31:0]  win_limit_i,
   // counted events from the rest of the SoC
   input  wire logic         ev_cpu_stall_i,
   input  wire logic         ev_dram_rd_i,
@@ -45,6 +53,7 @@ module ktpu_soc_mmio #(
   // simulation control
   output logic              sim_exit_valid_o,
   output logic [30:0]       sim_exit_code_o,
+  output logic [3:0]        sim_exit_be_o,    // that store's byte lanes (4'hF: a sw)
   output logic              mbox_valid_o,
   output logic [31:0]       mbox_cmd_o,
   output logic [31:0]       mbox_arg0_o,
@@ -130,6 +139,8 @@ module ktpu_soc_mmio #(
         ktpu_pkg::MMIO_SOC_KINDS0_OFFSET:   rval = Kinds[31:0];
         ktpu_pkg::MMIO_SOC_KINDS1_OFFSET:   rval = Kinds[63:32];
         ktpu_pkg::MMIO_SOC_MESH_OFFSET:     rval = SocMesh;
+        ktpu_pkg::MMIO_MEM_WIN_BASE_OFFSET:  rval = win_base_i;
+        ktpu_pkg::MMIO_MEM_WIN_LIMIT_OFFSET: rval = win_limit_i;
         default: rd_ok = 1'b0;
       endcase
     end
@@ -141,7 +152,9 @@ module ktpu_soc_mmio #(
   // Hold a store that would overwrite data still waiting to leave.
   assign gnt_o = !((wr_uart && tx_valid_q) || (wr_send && mtx_valid_q) ||
                    (sel_i && we_i && in_mtx && mtx_valid_q));
-  assign err_o = we_i ? !wr_ok : !rd_ok;
+  logic narrow;   // a store of fewer than 4 bytes where only sw is defined
+  assign narrow = be_i != 4'hF && off != ktpu_pkg::MMIO_UART_TX_OFFSET;
+  assign err_o = we_i ? !wr_ok || narrow : !rd_ok;
 
   logic acc, wr, rd;
   assign acc = sel_i && gnt_o && !err_o;
@@ -167,7 +180,7 @@ module ktpu_soc_mmio #(
       arg0_q <= 32'd0; arg1_q <= 32'd0;
       tx_valid_q <= 1'b0; rx_valid_q <= 1'b0; mtx_valid_q <= 1'b0; mrx_valid_q <= 1'b0;
       mirq_en_q <= 1'b0;
-      sim_exit_valid_o <= 1'b0; mbox_valid_o <= 1'b0;
+      sim_exit_valid_o <= 1'b0; sim_exit_be_o <= 4'hF; mbox_valid_o <= 1'b0;
       irq_timer_o <= 1'b0;
     end else begin
       mtime_q <= mtime_q + 64'd1;
@@ -181,11 +194,18 @@ module ktpu_soc_mmio #(
       if (uart_rx_take) rx_valid_q <= 1'b1;
       sim_exit_valid_o <= 1'b0;
       mbox_valid_o     <= 1'b0;
+      if (sel_i && gnt_o && we_i && narrow && off == ktpu_pkg::MMIO_SIM_EXIT_OFFSET) begin
+        sim_exit_valid_o <= 1'b1;
+        sim_exit_be_o    <= be_i;
+      end
       if (rd && off == ktpu_pkg::MMIO_UART_RX_OFFSET) rx_valid_q <= 1'b0;
       if (wr) begin
         unique case (off)
           ktpu_pkg::MMIO_UART_TX_OFFSET:      tx_valid_q <= 1'b1;
-          ktpu_pkg::MMIO_SIM_EXIT_OFFSET:     sim_exit_valid_o <= wdata_i[ktpu_pkg::SIM_EXIT_DONE_LSB];
+          ktpu_pkg::MMIO_SIM_EXIT_OFFSET: begin
+            sim_exit_valid_o <= wdata_i[ktpu_pkg::SIM_EXIT_DONE_LSB];
+            sim_exit_be_o    <= 4'hF;
+          end
           ktpu_pkg::MMIO_MBOX_CMD_OFFSET:     mbox_valid_o <= 1'b1;
           ktpu_pkg::MMIO_MESH_TX_SEND_OFFSET: mtx_valid_q <= 1'b1;
           ktpu_pkg::MMIO_MESH_RX_POP_OFFSET:  mrx_valid_q <= 1'b0;

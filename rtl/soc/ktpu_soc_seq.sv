@@ -55,11 +55,15 @@ module ktpu_soc_seq #(
   // simulation control (harmless registers on an FPGA)
   output logic                         sim_exit_valid_o,
   output logic [30:0]                  sim_exit_code_o,
+  output logic [3:0]                   sim_exit_be_o,
   output logic                         mbox_valid_o,
   output logic [31:0]                  mbox_cmd_o,
   output logic [31:0]                  mbox_arg0_o,
   output logic [31:0]                  mbox_arg1_o,
   input  wire logic [31:0]             mbox_resp_i,
+  // the memory agent's address window (read back through MEM_WIN_*)
+  input  wire logic [31:0]             win_base_i,
+  input  wire logic [31:0]             win_limit_i,
   // the CPU's mesh port
   output logic                         mesh_tx_valid_o,
   output logic [287:0]                 mesh_tx_flit_o,
@@ -169,6 +173,7 @@ module ktpu_soc_seq #(
     .clk_i, .rst_i,
     .sel_i          (d_req && sel_mmio),
     .we_i           (d_we),
+    .be_i           (d_be),
     .off_i          (d_addr[11:0]),
     .wdata_i        (d_wdata),
     .gnt_o          (mmio_gnt),
@@ -183,7 +188,8 @@ module ktpu_soc_seq #(
     .mtime_o        (mtime),
     .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i,
     .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
-    .sim_exit_valid_o, .sim_exit_code_o,
+    .win_base_i, .win_limit_i,
+    .sim_exit_valid_o, .sim_exit_code_o, .sim_exit_be_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
     .mesh_tx_valid_o, .mesh_tx_flit_o, .mesh_tx_ready_i,
     .mesh_rx_valid_i, .mesh_rx_flit_i, .mesh_rx_ready_o

@@ -82,6 +82,8 @@ static int mmio_ok(uint32_t off, int store)
     case KTPU_MMIO_PERF_CPU_STALL_OFFSET: case KTPU_MMIO_PERF_DRAM_RD_OFFSET:
     case KTPU_MMIO_PERF_DRAM_WR_OFFSET: case KTPU_MMIO_PERF_MESH_TX_OFFSET:
     case KTPU_MMIO_PERF_MESH_RX_OFFSET: case KTPU_MMIO_MESH_STATUS_OFFSET:
+    case KTPU_MMIO_SOC_KINDS0_OFFSET: case KTPU_MMIO_SOC_KINDS1_OFFSET: case KTPU_MMIO_SOC_MESH_OFFSET:
+    case KTPU_MMIO_MEM_WIN_BASE_OFFSET: case KTPU_MMIO_MEM_WIN_LIMIT_OFFSET:
         return !store;
     default:
         return 0;
@@ -243,7 +245,10 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
         uint32_t ad = a + is, size = 1u << f3;
         if (ad & (size - 1)) TRAP(EXC_STORE_MISALIGN, ad);
         if (is_mmio(ad)) {
-            if (!mmio_ok((ad - KTPU_MMIO_BASE) & ~3u, 1)) TRAP(EXC_STORE_ACCESS, ad);
+            /* registers take only sw, but UART_TX any store (docs/soc.md) */
+            uint32_t off = ad - KTPU_MMIO_BASE;
+            if (!mmio_ok(off & ~3u, 1) || (size < 4 && off != KTPU_MMIO_UART_TX_OFFSET))
+                TRAP(EXC_STORE_ACCESS, ad);
         } else {
             uint8_t *p = mem_ptr(s, ad);
             if (!p) TRAP(EXC_STORE_ACCESS, ad);

@@ -57,6 +57,12 @@ const char *kUsage =
     "  --stats            print cycles, instructions and CPI to stderr at the end\n"
     "  --clusters N       run the machine with N clusters: 1, 2 (this default) or 4\n"
     "                     (runs the sibling build ktpu-sim-N beside this program)\n"
+    "  --mem-window B,L   the memory agent's address window [B, L), bytes of DRAM\n"
+    "                     (default 0,16777216: all of it); firmware reads it back\n"
+    "                     from MEM_WIN_BASE/LIMIT\n"
+    "  --cluster-hold P   stress: each cluster's mesh links are held (nothing moves)\n"
+    "                     for about P% of the cycles, in stretches of 1..256 cycles\n"
+    "                     drawn from --seed (0..90, default 0)\n"
     "  --help             this text\n"
     "Numbers are decimal digits only (no sign, blanks, 0x or octal: 010 is ten)\n"
     "and must be in the option's range, else status 125 with the option named.\n"
@@ -109,6 +115,8 @@ struct Options {
     uint64_t max_cycles = kDefaultMaxCycles;
     uint64_t seed = 1;
     long dram_latency = -1;
+    uint64_t win[2] = {0, KTPU_DRAM_SIM_BYTES};   // --mem-window
+    unsigned hold_pct = 0;                         // --cluster-hold
     bool lockstep = false, stats = false;
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
@@ -195,6 +203,15 @@ Options parse(int argc, char **argv)
             o.clusters = (long)c; i++;
         } else if (!std::strcmp(a, "--use-clusters")) {
             o.use_clusters = (long)num(a, v, 1, kMaxClusters); i++;
+        } else if (!std::strcmp(a, "--mem-window")) {
+            static const char *const names[2] = {"BASE", "LIMIT"};
+            char err[KTPU_ARG_ERR_LEN];
+            if (ktpu_arg_tuple(a, v, ',', "BASE,LIMIT", names, 2, 0, KTPU_DRAM_SIM_BYTES, o.win, err))
+                die("%s", err);
+            if (o.win[0] >= o.win[1]) die("--mem-window %s: BASE must be below LIMIT", v);
+            i++;
+        } else if (!std::strcmp(a, "--cluster-hold")) {
+            o.hold_pct = (unsigned)num(a, v, 0, 90); i++;
         } else if (!std::strcmp(a, "--test-corrupt-ref")) {
             static const char *const names[2] = {"ROW", "COL"};
             uint64_t rc[2];
@@ -221,6 +238,34 @@ Options parse(int argc, char **argv)
     }
     return o;
 }
+
+// ---- --cluster-hold: per cluster, stretches of 1..256 cycles, each held
+// with probability pct/100 (xorshift64 from the seed) ----
+class ClusterHold {
+public:
+    ClusterHold(unsigned pct, uint64_t seed) : pct_(pct), x_(seed * 0x9E3779B97F4A7C15ull | 1) {}
+    uint32_t next()
+    {
+        for (unsigned c = 0; c < kMaxClusters; c++) {
+            if (!left_[c]) {
+                left_[c] = 1 + (unsigned)(rnd() % 256);
+                held_ = (held_ & ~(1u << c)) | (uint32_t)(rnd() % 100 < pct_) << c;
+            }
+            left_[c]--;
+        }
+        return held_;
+    }
+private:
+    uint64_t rnd()
+    {
+        x_ ^= x_ << 13, x_ ^= x_ >> 7, x_ ^= x_ << 17;
+        return x_;
+    }
+    unsigned pct_;
+    uint64_t x_;
+    unsigned left_[kMaxClusters] = {};
+    uint32_t held_ = 0;
+};
 
 // ---- lockstep: the core's trace (ktpu_rvfi.c) is fed to the C model ----
 ktpu_iss *g_iss = nullptr;
@@ -426,6 +471,9 @@ int main(int argc, char **argv)
     top->ld_valid_i = 0;
     top->uart_rx_valid_i = 0;
     top->mbox_resp_i = 0;
+    top->mem_win_base_i = (uint32_t)opt.win[0];
+    top->mem_win_limit_i = (uint32_t)opt.win[1];
+    top->cl_hold_i = 0;
     for (int i = 0; i < 4; i++) step();
     for (uint32_t w = 0; w < KTPU_RAM_BYTES / 4; w++) {
         uint32_t be = 0, data = 0;
@@ -449,7 +497,9 @@ int main(int argc, char **argv)
     int pending_rx = uin ? std::fgetc(uin) : EOF;
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
+    ClusterHold hold(opt.hold_pct, opt.seed);
     while (cycles < opt.max_cycles) {
+        if (opt.hold_pct) top->cl_hold_i = hold.next();
         if (pending_rx != EOF) {
             top->uart_rx_valid_i = 1;
             top->uart_rx_data_i = (uint8_t)pending_rx;

@@ -20,12 +20,16 @@ module ktpu_sim_top #(
   output logic             uart_rx_ready_o,
   output logic             sim_exit_valid_o,
   output logic [30:0]      sim_exit_code_o,
-  output logic [3:0]       sim_exit_be_o,    // byte lanes of that SIM_EXIT store
+  output logic [3:0]       sim_exit_be_o,    // byte lanes of that SIM_EXIT store (4'hF: a sw)
   output logic             mbox_valid_o,
   output logic [31:0]      mbox_cmd_o,
   output logic [31:0]      mbox_arg0_o,
   output logic [31:0]      mbox_arg1_o,
   input  wire logic [31:0] mbox_resp_i,
+  // the memory agent's window [base, limit) and the cluster-hold stress hook
+  input  wire logic [31:0] mem_win_base_i,
+  input  wire logic [31:0] mem_win_limit_i,
+  input  wire logic [13:0] cl_hold_i,
   // health and traffic, read by the harness at the end of a run
   output logic [31:0]      stray_rq_o,
   output logic [31:0]      stray_rs_o,
@@ -57,7 +61,7 @@ module ktpu_sim_top #(
     .ld_valid_i, .ld_addr_i, .ld_be_i, .ld_data_i,
     .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i(1'b1),
     .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
-    .sim_exit_valid_o, .sim_exit_code_o,
+    .sim_exit_valid_o, .sim_exit_code_o, .sim_exit_be_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
     .dram_req_valid_o(req_valid[0]), .dram_req_ready_i(req_ready[0]),
     .dram_req_write_o(req_write[0]), .dram_req_addr_o(req_addr[0 +: AW]),
@@ -71,8 +75,8 @@ module ktpu_sim_top #(
     .mem_req_tag_o(req_tag[8 +: 8]), .mem_rsp_valid_i(rsp_valid[1]),
     .mem_rsp_ready_o(rsp_ready[1]), .mem_rsp_rdata_i(rsp_rdata[256 +: 256]),
     .mem_rsp_tag_i(rsp_tag[8 +: 8]),
-    .mem_win_base_i(32'd0), .mem_win_limit_i(32'(ktpu_pkg::DRAM_SIM_BYTES)),
-    .mem_win_err_o, .mem_bad_req_o, .mem_nonfinite_o, .stray_rq_o, .stray_rs_o
+    .mem_win_base_i, .mem_win_limit_i,
+    .mem_win_err_o, .mem_bad_req_o, .mem_nonfinite_o, .stray_rq_o, .stray_rs_o, .cl_hold_i
   );
 
   ktpu_dram #(.Ports(2), .AddrBits(DramAddrBits)) u_dram (
@@ -102,16 +106,6 @@ module ktpu_sim_top #(
   end
   assign clusters_o = 32'(Clusters);
 
-  // SPEC §2 defines SIM_EXIT as a 32-bit store, but the register block sees
-  // no byte enables (ktpu_soc_mmio has no such port), so a byte or halfword
-  // store, whose data the CPU replicates across the bus, would end the run
-  // with a made-up status. The store's byte lanes are taken here from the
-  // CPU's bus in the cycle the register takes the store (sim_exit_valid_o
-  // follows one cycle later with them), and the harness refuses any store
-  // that is not all four lanes.
-  always_ff @(posedge clk_i)
-    if (u_soc.u_seq.u_mmio.wr && u_soc.u_seq.u_mmio.off == ktpu_pkg::MMIO_SIM_EXIT_OFFSET)
-      sim_exit_be_o <= u_soc.u_seq.d_be;
 endmodule
 
 `default_nettype wire

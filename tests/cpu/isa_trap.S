@@ -229,6 +229,12 @@ TEST_BEGIN
     li t0, KTPU_RAM_BYTES
 1:  sb x1, 0(t0)
     CHECK_N(7, 1b, KTPU_RAM_BYTES)
+    TRAP_AT(93)
+1:  sh x1, KTPU_MMIO_MTIMECMP_LO_OFFSET(s1) /* a register takes only sw */
+    CHECK_N(7, 1b, KTPU_MMIO_BASE + KTPU_MMIO_MTIMECMP_LO_OFFSET)
+    TRAP_AT(94)
+1:  sb x1, KTPU_MMIO_MBOX_ARG0_OFFSET(s1)
+    CHECK_N(7, 1b, KTPU_MMIO_BASE + KTPU_MMIO_MBOX_ARG0_OFFSET)
 
     /* ---- mret and mstatus.MIE/MPIE around a trap ---- */
     TRAP_AT(100)

@@ -1,11 +1,13 @@
 /* Fuzzes the firmware's GEMM job check (firmware/gemm/ktpu_job.c, the code
  * the service runs) on the host. Input: the 12 request words (48 bytes,
  * little-endian, zeros past the end of a short input), then optionally one
- * byte for the clusters present (mod 9) and one for the slots (1 + mod 5).
+ * byte for the clusters present (mod 9), one for the slots (1 + mod 5) and
+ * two words for the memory window [base, limit) (all of 4 GiB without).
  * Invariants, not only "no crash":
  *   - accepted: A, BT and C, as [base, base + (rows-1)*stride + row bytes)
- *     in 64 bits, end at or below 4 GiB; C overlaps neither A, BT nor the
- *     job block; the cluster count is 1..min(present or JOB_CLUSTERS, slots);
+ *     in 64 bits, end at or below 4 GiB and lie inside the window; C
+ *     overlaps neither A, BT nor the job block; the cluster count is
+ *     1..min(present or JOB_CLUSTERS, slots), and JOB_CLUSTERS <= slots;
  *   - accepted exactly when the second model (tests/fw/job_inv.c) finds the
  *     words valid and the cluster rules hold.
  * The words are handed over in an array of exactly 12, so a read past
@@ -34,12 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     unsigned present = size > 4 * NWORDS ? data[4 * NWORDS] % 9u : 2u;
     unsigned slots = size > 4 * NWORDS + 1 ? 1u + data[4 * NWORDS + 1] % 5u : 5u;
+    uint32_t win[2] = {0, 0};
+    for (unsigned b = 0; b < 8 && 4 * NWORDS + 2 + b < size; b++)
+        win[b / 4] |= (uint32_t)data[4 * NWORDS + 2 + b] << 8 * (b % 4);
+    struct ktpu_job_env env = {present, slots, win[0], size >= 4 * NWORDS + 10 ? win[1] : GIB4};
     unsigned ncl = 0xFFFFu;
     uint32_t value = 0;
-    const char *why = ktpu_job_check(j, present, slots, &ncl, &value);
-    const char *inv = ktpu_job_invariant(j);
+    const char *why = ktpu_job_check(j, &env, &ncl, &value);
+    const char *inv = ktpu_job_invariant(j, env.win_base, env.win_limit);
     uint32_t req = j[KTPU_JOB_CLUSTERS_WORD];
-    int clusters_ok = present > 0 && req <= present;
+    int clusters_ok = present > 0 && req <= present && req <= slots;
 
     if (why) {
         FUZZ_ASSERT(*why, "%s", "empty rule name");
@@ -64,6 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(a1 <= GIB4, "A ends at 0x%llx", (unsigned long long)a1);
     FUZZ_ASSERT(b1 <= GIB4, "BT ends at 0x%llx", (unsigned long long)b1);
     FUZZ_ASSERT(c1 <= GIB4, "C ends at 0x%llx", (unsigned long long)c1);
+    FUZZ_ASSERT(a0 >= env.win_base && a1 <= env.win_limit, "A 0x%llx..0x%llx outside the window",
+                (unsigned long long)a0, (unsigned long long)a1);
+    FUZZ_ASSERT(b0 >= env.win_base && b1 <= env.win_limit, "BT 0x%llx..0x%llx outside the window",
+                (unsigned long long)b0, (unsigned long long)b1);
+    FUZZ_ASSERT(c0 >= env.win_base && c1 <= env.win_limit, "C 0x%llx..0x%llx outside the window",
+                (unsigned long long)c0, (unsigned long long)c1);
     FUZZ_ASSERT(!overlap(c0, c1, a0, a1), "C 0x%llx..0x%llx over A", (unsigned long long)c0,
                 (unsigned long long)c1);
     FUZZ_ASSERT(!overlap(c0, c1, b0, b1), "C 0x%llx..0x%llx over BT", (unsigned long long)c0,

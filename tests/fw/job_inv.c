@@ -1,8 +1,8 @@
 /* The job block's invariant (job_inv.h), a second model of the rules in
  * docs/gemm.md "The job block": the rules on the request words, then each
  * operand's bytes as [base, base + (rows-1)*stride + row) tested against
- * 4 GiB by division (never by a sum that could wrap), then C against A, BT
- * and the job block as half-open intervals. */
+ * 4 GiB by division (never by a sum that could wrap), then each against the
+ * window, then C against A, BT and the job block as half-open intervals. */
 #include "job_inv.h"
 
 #include "ktpu_defs.h"
@@ -24,8 +24,9 @@ static int fits(uint32_t base, uint32_t rows, uint32_t stride, uint32_t row, str
 }
 
 static int disjoint(struct range a, struct range b) { return a.hi <= b.lo || b.hi <= a.lo; }
+static int inside(struct range a, struct range w) { return w.lo <= a.lo && a.hi <= w.hi; }
 
-const char *ktpu_job_invariant(const uint32_t *j)
+const char *ktpu_job_invariant(const uint32_t *j, uint32_t win_base, uint64_t win_limit)
 {
     uint32_t m = j[KTPU_JOB_M_WORD], n = j[KTPU_JOB_N_WORD], k = j[KTPU_JOB_K_WORD];
     uint32_t fmt = j[KTPU_JOB_FLAGS_WORD] & 3u;
@@ -46,6 +47,10 @@ const char *ktpu_job_invariant(const uint32_t *j)
     if (!fits(a, m, as, row, &ra)) return "A past 4 GiB";
     if (!fits(b, n, bs, row, &rb)) return "BT past 4 GiB";
     if (!fits(c, m, cs, 2 * n, &rc)) return "C past 4 GiB";
+    struct range win = {win_base, win_limit};
+    if (!inside(ra, win)) return "A outside the window";
+    if (!inside(rb, win)) return "BT outside the window";
+    if (!inside(rc, win)) return "C outside the window";
     if (!disjoint(rc, rj)) return "C over the job block";
     if (!disjoint(rc, ra)) return "C over A";
     if (!disjoint(rc, rb)) return "C over BT";

@@ -8,8 +8,9 @@
 #include <stdint.h>
 
 /* Returns 0 when the block j (words 0 .. JOB_CLUSTERS_WORD) describes A,
- * BT and C byte ranges that lie within 4 GiB, and C clear of A, BT and
- * the job block; otherwise a short reason. */
-const char *ktpu_job_invariant(const uint32_t *j);
+ * BT and C byte ranges that lie within 4 GiB and inside the memory window
+ * [win_base, win_limit), and C clear of A, BT and the job block; otherwise
+ * a short reason. */
+const char *ktpu_job_invariant(const uint32_t *j, uint32_t win_base, uint64_t win_limit);
 
 #endif

@@ -4,7 +4,7 @@
 # host job test fail; the unbroken copy must pass. Mutants: every rule
 # removed in turn, then limits moved by one step, the end sums done in 32
 # bits, an overlap test made half-open the wrong way, the cluster clamp
-# dropped. Usage: job_mutants.sh OUTDIR CC CFLAGS...
+# dropped, the window's ends moved. Usage: job_mutants.sh OUTDIR CC CFLAGS...
 set -u
 out=$1; cc=$2; shift 2
 mkdir -p "$out"
@@ -27,8 +27,12 @@ muts+=('s/(uint64_t)(m - 1) \* j\[KTPU_JOB_C_STRIDE_WORD\]/(uint32_t)((m - 1) * 
 names+=("C's end summed in 32 bits")
 muts+=('s/c0 < a1 \&\& a0 < end/c0 + 8 < a1 \&\& a0 < end/'); names+=("C may start 8 before A ends")
 muts+=('s/c0 < b1 \&\& b0 < end/c0 < b1 \&\& b0 + 8 < end/'); names+=("C may end 8 into BT")
-muts+=('s/req > present/req > present + 1/');             names+=("JOB_CLUSTERS present + 1 taken")
-muts+=('s/if (\*ncl > max_clusters) \*ncl = max_clusters;/(void)max_clusters;/'); names+=("no clamp to max_clusters")
+muts+=('s/req > env->present/req > env->present + 1/');   names+=("JOB_CLUSTERS present + 1 taken")
+muts+=('s/req > env->max_clusters/req > env->max_clusters + 1/'); names+=("JOB_CLUSTERS slots + 1 taken")
+muts+=('s/if (\*ncl > env->max_clusters) \*ncl = env->max_clusters;/(void)0;/'); names+=("no clamp to max_clusters")
+muts+=('s/a0 < env->win_base/a0 + 1 < env->win_base/');   names+=("A may start a byte below the window")
+muts+=('s/b1 > env->win_limit/b1 > env->win_limit + 32/'); names+=("BT may end 32 past the window")
+muts+=('s/end > env->win_limit/end > (uint32_t)env->win_limit/'); names+=("C against a 32-bit limit")
 
 if ! "$cc" "$@" -o "$out/job_mut0" $tests "$src" || ! "$out/job_mut0" --quiet >"$out/job_mut0.log"; then
     echo "the unbroken check fails the job test"; exit 1

@@ -9,6 +9,8 @@
  *   or BT starts and one step into it, C in the gaps of a wide A stride;
  * - 64-bit wrap attempts: strides like 0xFFFFFFE0 with many rows, built so
  *   that the end computed in 32 bits would wrap to a small plausible value;
+ * - each operand against the memory window: starting at its base and one
+ *   step below, ending at its limit and one step past;
  * - JOB_CLUSTERS 0, present, present + 1, and above max_clusters;
  * - good blocks (FP16 and MX) accepted, with the cluster count expected;
  * - random blocks near the limits: accepted exactly when the independent
@@ -63,6 +65,15 @@ static int verbose = 1;
 #define R_CB "C overlaps BT"
 #define R_NOCL "no clusters in SOC_KINDS0/1"
 #define R_CL "JOB_CLUSTERS is more than the clusters present"
+#define R_SLOTS "JOB_CLUSTERS is more than the job block's counter slots"
+#define R_AWIN "A outside the memory window"
+#define R_BWIN "BT outside the memory window"
+#define R_CWIN "C outside the memory window"
+
+/* the memory window the checks below run against (all of 4 GiB unless a
+ * test narrows it) */
+static uint32_t win_base;
+static uint64_t win_limit = GIB4;
 
 struct job { uint32_t w[KTPU_JOB_CLUSTERS_WORD + 1]; };
 
@@ -94,7 +105,8 @@ static void ok_(int line, const char *what, const struct job *j, unsigned presen
 {
     unsigned ncl = 12345;
     uint32_t v = 0;
-    const char *why = ktpu_job_check(j->w, present, maxc, &ncl, &v);
+    struct ktpu_job_env env = {present, maxc, win_base, win_limit};
+    const char *why = ktpu_job_check(j->w, &env, &ncl, &v);
     checks++;
     if (why || ncl != want_ncl) {
         fails++;
@@ -105,7 +117,7 @@ static void ok_(int line, const char *what, const struct job *j, unsigned presen
         printf("ok   %s\n", what);
     }
     /* the second model agrees on every block this test accepts */
-    const char *inv = ktpu_job_invariant(j->w);
+    const char *inv = ktpu_job_invariant(j->w, win_base, win_limit);
     CHECK(!inv, "line %d: %s: accepted, but the model says: %s", line, what, inv);
 }
 
@@ -114,7 +126,8 @@ static void bad_(int line, const char *what, const struct job *j, unsigned prese
 {
     unsigned ncl = 0;
     uint32_t v = 0xDEADBEEFu;
-    const char *why = ktpu_job_check(j->w, present, MAXC, &ncl, &v);
+    struct ktpu_job_env env = {present, MAXC, win_base, win_limit};
+    const char *why = ktpu_job_check(j->w, &env, &ncl, &v);
     checks++;
     if (!why || strcmp(why, rule) != 0 || v != value) {
         fails++;
@@ -437,12 +450,55 @@ static void test_clusters(void)
     set(&j, KTPU_JOB_CLUSTERS_WORD, 0);
     ok_(__LINE__, "8 present, all asked", &j, 8, MAXC, MAXC);
     set(&j, KTPU_JOB_CLUSTERS_WORD, 7);
-    ok_(__LINE__, "8 present, 7 asked", &j, 8, MAXC, MAXC);
+    bad_(__LINE__, "8 present, 7 asked", &j, 8, R_SLOTS, 7);
+    set(&j, KTPU_JOB_CLUSTERS_WORD, MAXC + 1);
+    bad_(__LINE__, "8 present, MAXC + 1 asked", &j, 8, R_SLOTS, MAXC + 1);
+    set(&j, KTPU_JOB_CLUSTERS_WORD, MAXC);
+    ok_(__LINE__, "8 present, MAXC asked", &j, 8, MAXC, MAXC);
     set(&j, KTPU_JOB_CLUSTERS_WORD, 3);
     ok_(__LINE__, "8 present, 3 asked", &j, 8, MAXC, 3);
     /* a shape rule is reported before the cluster rules */
     set(&j, KTPU_JOB_M_WORD, 2);
     bad_(__LINE__, "bad M and no clusters", &j, 0, R_M, 2);
+}
+
+/* Each operand against the window: A, BT and C placed in every order, the
+ * window exactly around them, then its base one byte (and 32) above the
+ * lowest operand and its limit one byte (and 32) short of the highest:
+ * only that operand is outside, and it is the one named. */
+static void test_window(void)
+{
+    static const char *const rule[3] = {R_AWIN, R_BWIN, R_CWIN};
+    static const unsigned word[3] = {KTPU_JOB_A_WORD, KTPU_JOB_B_WORD, KTPU_JOB_C_WORD};
+    static const uint32_t place[3] = {0x00010000u, 0x40000000u, 0x80000000u};
+    static const unsigned perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (uint32_t fmt = 0; fmt < 2; fmt++)
+        for (unsigned p = 0; p < 6; p++) {
+            struct job j = job(64, 64, 64, fmt ? KTPU_FMT_MX : KTPU_FMT_FP16);
+            uint64_t row[3] = {fmt ? 64 : 128, fmt ? 64 : 128, 128};   /* A, BT, C row bytes */
+            uint64_t lo[3], hi[3];
+            unsigned low = 0, high = 0;
+            for (unsigned o = 0; o < 3; o++) {
+                set(&j, word[o], place[perm[p][o]]);
+                lo[o] = place[perm[p][o]];
+                hi[o] = lo[o] + 64 * row[o];
+                if (lo[o] < lo[low]) low = o;
+                if (hi[o] > hi[high]) high = o;
+            }
+            win_base = (uint32_t)lo[low];
+            win_limit = hi[high];
+            OK("window exactly around A, BT and C", &j, 2, 2);
+            for (uint32_t step = 1; step <= 32; step += 31) {
+                win_base = (uint32_t)lo[low] + step;
+                BAD("window base above the lowest operand", &j, rule[low], j.w[word[low]]);
+                win_base = (uint32_t)lo[low];
+                win_limit = hi[high] - step;
+                BAD("window limit short of the highest operand", &j, rule[high], j.w[word[high]]);
+                win_limit = hi[high];
+            }
+        }
+    win_base = 0;
+    win_limit = GIB4;
 }
 
 static uint32_t rng = 0x1234567u;
@@ -486,8 +542,15 @@ static void test_random(void)
         }
         unsigned ncl = 0;
         uint32_t v = 0;
-        const char *why = ktpu_job_check(j.w, 2, MAXC, &ncl, &v);
-        const char *inv = ktpu_job_invariant(j.w);
+        /* half the blocks against all of 4 GiB, half against a window
+         * with its ends near A, BT or C */
+        struct ktpu_job_env env = {2, MAXC, 0, GIB4};
+        if (rnd() & 1) {
+            env.win_base = j.w[KTPU_JOB_A_WORD + 2 * (rnd() % 3)] + 32 * (rnd() % 3) - 32;
+            env.win_limit = (uint64_t)j.w[KTPU_JOB_A_WORD + 2 * (rnd() % 3)] + (rnd() % 0x20000u);
+        }
+        const char *why = ktpu_job_check(j.w, &env, &ncl, &v);
+        const char *inv = ktpu_job_invariant(j.w, env.win_base, env.win_limit);
         accepted += !why;
         CHECK(!why == !inv, "random block %d: check says %s, model says %s", t, why ? why : "accepted",
               inv ? inv : "valid");
@@ -505,6 +568,7 @@ int main(int argc, char **argv)
     test_wrap();
     test_overlap();
     test_clusters();
+    test_window();
     test_random();
     printf("job check: %ld checks, %ld failed\n", checks, fails);
     return fails ? 1 : 0;

@@ -2,7 +2,8 @@
 # usage: check_gemm_fw.sh BUILD_DIR
 # The built-in GEMM firmware (build/fw/ktpu_gemm.elf) on the co-simulator:
 # small shapes, a padded odd shape and 64x128x64 on 1, 2 and 4 clusters,
-# FP16 and pre-quantised operands. ktpu-sim checks every announced tile bit
+# FP16 and pre-quantised operands, clusters held off the mesh at random,
+# jobs refused against the memory window. ktpu-sim checks every announced tile bit
 # for bit against the C reference, coverage, canaries and flags, and exits
 # 0 only if all of that held and the job is JOBST_DONE.
 set -u
@@ -28,5 +29,33 @@ run "5x40x7 (padded), 2 clusters" --gemm-gen 5x40x7 --dist uniform --seed 5
 run "5x40x7 (padded), 4 clusters" --clusters 4 --gemm-gen 5x40x7 --dist relu --seed 6
 run "64x128x64 pre-quantised, worst case (-64), 2 clusters" --gemm-gen 64x128x64 --preq --dist worst --seed 7
 run "36x96x20 lowrank, 1 cluster" --clusters 1 --gemm-gen 36x96x20 --dist lowrank --seed 8
+# Clusters held off the mesh at random (--cluster-hold): completions, reads
+# and drains arrive late and out of their usual order.
+run "64x128x64 FP16, 2 clusters held 50%" --gemm-gen 64x128x64 --cluster-hold 50 --seed 21
+run "128x64x96 pre-quantised, 4 clusters held 30%" --clusters 4 --gemm-gen 128x64x96 --preq --cluster-hold 30 --seed 22
+
+# The memory window, read by the firmware (MEM_WIN_BASE/LIMIT): 64x128x64
+# FP16 puts A at 0x1000 (16 KiB), BT at 0x5000 (16 KiB), C from 0x9100 with
+# rows 160 bytes apart, its last byte at 0xB8DF. A window exactly around
+# them runs; one byte less at either end, or a window that misses BT or C,
+# is refused by name before any instruction (status 2, JOBST_BADJOB).
+run "64x128x64 in a window exactly around A .. C" --gemm-gen 64x128x64 --mem-window 4096,47328
+refuse() {  # refuse DESCRIPTION PATTERN ktpu-sim-args...
+  local desc=$1 pat=$2; shift 2
+  n=$((n + 1))
+  local out rc
+  out=$("$b/ktpu-sim" --max-cycles 3000000 "$@" 2>&1 </dev/null); rc=$?
+  if [ $rc -eq 2 ] && grep -q "$pat" <<<"$out" && grep -q JOBST_BADJOB <<<"$out" &&
+     ! grep -q "GEMM passed" <<<"$out"; then
+    ok=$((ok + 1)); echo "ok   $desc: $(grep -m1 "$pat" <<<"$out")"
+  else
+    echo "FAIL $desc: status $rc, want 2 and '$pat'"; tail -5 <<<"$out"
+  fi
+}
+refuse "window from a byte into A" "A outside the memory window (0x1000)" --gemm-gen 64x128x64 --mem-window 4097,47328
+refuse "window a byte short of C" "C outside the memory window (0x9100)" --gemm-gen 64x128x64 --mem-window 4096,47327
+refuse "window ending where BT starts" "BT outside the memory window (0x5000)" --gemm-gen 64x128x64 --mem-window 0,20480
+refuse "window from BT on" "A outside the memory window" --clusters 4 --gemm-gen 64x128x64 --mem-window 20480,16777216
+
 echo "GEMM firmware on ktpu-sim: $ok of $n runs passed"
 [ $ok -eq $n ]

@@ -5,7 +5,9 @@
 # random initial register values (SPEC §14); each seed also takes its own
 # shape (ragged ones padded), distribution, operand format, machine (1, 2, 4
 # clusters) and DRAM latency (1, 64, 200), so the sweep covers the corners
-# one fixed run does not.
+# one fixed run does not. Every second seed also holds the clusters off the
+# mesh at random (--cluster-hold 0, 20, 50 or 80 percent of the cycles):
+# completions, reads and drains then arrive late and out of their order.
 set -u
 b=$1
 shapes=(256x256x256 100x96x36 64x1024x64 4x32x4 132x160x68 256x256x1024 36x288x40 128x128x128 8x2048x8 200x64x196)
@@ -19,6 +21,8 @@ for s in $(seq 1 20); do
   lat=${lats[$(( s % 3 == 0 ? 2 : s % 2 ))]}
   args=(--clusters "$c" --gemm-gen "$shape" --dist "$dist" --seed "$s" --dram-latency "$lat")
   [ $((s % 2)) -eq 0 ] && args+=(--preq)
+  holds=(0 20 50 80)
+  [ $((s % 2)) -eq 1 ] && args+=(--cluster-hold "${holds[$(( (s / 2) % 4 ))]}")
   if out=$("$b/ktpu-sim" "${args[@]}" 2>&1); then
     pass=$((pass + 1)); r=ok
   else
