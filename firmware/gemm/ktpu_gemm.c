@@ -39,6 +39,22 @@ static struct {
     uint32_t t0, t_first_sweep[MAXC], t_last_sweep;
 } R;
 
+/* The per-job state, cleared at boot and after each job's JOB_STATUS (so
+ * not on the next job's path to its first instruction). Field by field:
+ * picolibc's -Os memset goes a byte at a time. */
+static void clear_job_state(void)
+{
+    for (unsigned c = 0; c < MAXC; c++) {
+        R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
+        R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = 0;
+        for (unsigned i = 0; i < 8; i++) R.ctr[c][i] = 0;
+    }
+    R.detail = R.addr = R.flags_out = 0;
+    R.nonfinite_told = 0;
+    R.t_start = R.t_prep = R.t_send = R.t_done = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
+    R.jobst = KTPU_JOBST_DONE;
+}
+
 static void bad_job(const char *what, unsigned long v)
 {
     printf("gemm: bad job: %s (0x%lx)\n", what, v);
@@ -146,6 +162,7 @@ int ktpu_gemm_init(void)
 {
     uint32_t w[KTPU_CI_WORDS];
     struct ktpu_cl_done d;
+    clear_job_state();
     R.present = ktpu_clset_discover(&R.cs, KTPU_GEMM_MAX_CLUSTERS);
     if (R.present <= 0) return R.present;
     /* STATUS CLEAR on every cluster: the nodes are idle, each answers at
@@ -166,6 +183,28 @@ int ktpu_gemm_init(void)
     return R.present;
 }
 
+/* Nothing outstanding on any cluster and nothing left to send. */
+static int all_done(unsigned ncl, int stop)
+{
+    for (unsigned c = 0; c < ncl; c++)
+        if (R.cs.cl[c].outstanding || (!stop && (R.ready[c] || !R.plan_done[c]))) return 0;
+    return 1;
+}
+
+/* Spins until a flit waits (-1), or returns the first cluster that timed
+ * out. The spin is a load and a branch, so a completion is taken within a
+ * few cycles of its arrival; the timer is looked at every 64 turns. */
+static int wait_flit(uint32_t limit)
+{
+    for (unsigned i = 1;; i++) {
+        if (KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_RX_VALID_MASK) return -1;
+        if (!(i & 63)) {
+            int t = ktpu_cl_timed_out(&R.cs, limit);
+            if (t >= 0) return t;
+        }
+    }
+}
+
 /* Cluster c's next instruction into R.next_w[c] (the CPU does this while
  * the clusters work, so that a freed credit is used at once). */
 static void prepare(unsigned c)
@@ -180,7 +219,7 @@ static void prepare(unsigned c)
     R.ready[c] = 1;
 }
 
-unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
+static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 {
     uint32_t t0 = ktpu_read_mcycle();
     uint32_t j[KTPU_JOB_CLUSTERS_WORD + 1];
@@ -188,19 +227,9 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     uint32_t w[KTPU_CI_WORDS];
     struct ktpu_cl_done d;
 
-    /* field by field: picolibc's -Os memset goes a byte at a time */
-    for (unsigned c = 0; c < MAXC; c++) {
-        R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
-        R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = 0;
-        for (unsigned i = 0; i < 8; i++) R.ctr[c][i] = 0;
-    }
-    R.detail = R.addr = R.flags_out = 0;
-    R.nonfinite_told = 0;
-    R.t_start = R.t_prep = R.t_send = R.t_done = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
-    R.t0 = t0;
-    R.jobst = KTPU_JOBST_DONE;
-    for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
+    R.t0 = t0;
+    for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
     uint32_t bad_value = 0;
     struct ktpu_job_env env = {.present = R.present < 0 ? 0 : (unsigned)R.present, .max_clusters = MAXC,
@@ -291,15 +320,12 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         if (done) R.t_done += tc - tb, R.n_done += done;
         if (prep) R.t_prep += td - tc, R.n_prep += prep;
         if (!R.t_start) R.t_start = ta - t0;
+        /* the last completion ends the loop at once (no further pass) */
         int did = sent || done || prep;
+        if ((done || !did) && all_done(ncl, stop)) break;
         if (did) continue;
-        unsigned busy = 0, pending = 0;
-        for (unsigned c = 0; c < ncl; c++) {
-            busy += R.cs.cl[c].outstanding;
-            pending += !stop && (R.ready[c] || !R.plan_done[c]);
-        }
-        if (!busy && !pending) break;
-        if ((timed_out = ktpu_cl_timed_out(&R.cs, limit)) >= 0) break;
+        /* nothing to send or prepare: only a completion can change that */
+        if ((timed_out = wait_flit(limit)) >= 0) break;
     }
     if (timed_out >= 0) {
         unsigned op = 0;
@@ -349,5 +375,12 @@ unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         printf(" (cluster 0..%u, 0: no tile), last sweep from %lu, done at %lu\n", ncl - 1,
                (unsigned long)R.t_last_sweep, (unsigned long)cyc);
     }
+    return st;
+}
+
+unsigned ktpu_gemm_run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
+{
+    unsigned st = run(job, opt);
+    clear_job_state();
     return st;
 }
