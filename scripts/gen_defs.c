@@ -24,6 +24,9 @@ struct item {
     char doc[DOC_LEN];
     char group[NAME_LEN]; /* enums: the GROUP, for the name lists */
     char ename[NAME_LEN]; /* enums: the NAME inside it */
+    char rblock[NAME_LEN]; /* registers: the BLOCK (e.g. MMIO), for the access lists */
+    char rname[NAME_LEN];  /* registers: the NAME inside it */
+    int rd, wr;            /* registers: readable, writable */
 };
 
 static struct item items[MAX_ITEMS];
@@ -135,6 +138,11 @@ int main(int argc, char **argv)
             char docbuf[DOC_LEN];
             snprintf(docbuf, sizeof docbuf, "[%s] %s", tok[4], doc ? doc : "");
             add(full, NULL, "_OFFSET", off, 1, docbuf);
+            struct item *it = &items[n_items - 1];
+            snprintf(it->rblock, NAME_LEN, "%s", tok[1]);
+            snprintf(it->rname, NAME_LEN, "%s", tok[2]);
+            it->rd = strcmp(tok[4], "wo") != 0;
+            it->wr = strcmp(tok[4], "ro") != 0;
         } else {
             die("unknown line (const/field/enum/reg with the right word count)", tok[0]);
         }
@@ -189,6 +197,23 @@ int main(int argc, char **argv)
             fputc('"', h);
             fputc(')', h);
         }
+        fputc('\n', h);
+    }
+    /* Per register block, the access map: KTPU_<BLOCK>_REG_LIST(X) expands
+     * X(NAME, OFFSET, READABLE, WRITABLE) for each register, in file order
+     * (the instruction-set model decodes MMIO from it). */
+    for (int i = 0; i < n_items; i++) {
+        if (!items[i].rblock[0]) continue;
+        int first = 1;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(items[j].rblock, items[i].rblock)) first = 0;
+        if (!first) continue;
+        fprintf(h, "\n/* X(NAME, OFFSET, READABLE, WRITABLE) for every %s register */\n#define KTPU_%s_REG_LIST(X)",
+                items[i].rblock, items[i].rblock);
+        for (int j = i; j < n_items; j++)
+            if (!strcmp(items[j].rblock, items[i].rblock))
+                fprintf(h, " \\\n    X(%s, 0x%08lXu, %d, %d)", items[j].rname, items[j].value, items[j].rd,
+                        items[j].wr);
         fputc('\n', h);
     }
     fprintf(h, "\n#endif\n");

@@ -562,7 +562,7 @@ module ktpu_mem_agent #(
         st_dy_q[s]   <= iqh_dy;
         st_txn_q[s]  <= iqh_txn;
         st_lo_q[s]   <= iqh_base;
-        st_hi_q[s]   <= iqh_job ? 32'hFFFF_FFFF : iqh_dst;
+        st_hi_q[s]   <= iqh_dst;   // a job's is never looked at: wr_clear waits for job_busy_q
       end
     end
   end

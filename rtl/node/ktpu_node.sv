@@ -193,9 +193,8 @@ module ktpu_node #(
   logic [NSlot-1:0] sl_got_q;           // a word has landed: the agent accepted the read
   logic             poison_q;           // a FILL was refused since the last STATUS CLEAR
   logic [L1W-1:0]   sl_off_q [NSlot];
-  logic [15:0]      sl_left_q [NSlot];
   logic [15:0]      sl_gm_q [NSlot], sl_nk_q [NSlot];   // the FILL's shape
-  logic [15:0]      sl_blk_q [NSlot];   // K blocks landed (every group's entry of the block)
+  logic [15:0]      sl_blk_q [NSlot];   // K blocks landed (every group's entry of the block): NK = done
   logic [15:0]      sl_bw_q [NSlot];    // words of the current K block still to land
   logic [3:0]       sl_memst_q [NSlot], sl_x_q [NSlot], sl_y_q [NSlot];
   logic [7:0]       sl_txn_q [NSlot];
@@ -208,7 +207,7 @@ module ktpu_node #(
     have_done = 1'b0; done_slot = '0;
     for (int s = NSlot - 1; s >= 0; s--) begin
       if (!sl_v_q[s]) begin have_free = 1'b1; free_slot = 2'(s); end
-      if (sl_v_q[s] && (sl_left_q[s] == '0 || sl_err_q[s])) begin
+      if (sl_v_q[s] && (sl_blk_q[s] == sl_nk_q[s] || sl_err_q[s])) begin
         have_done = 1'b1; done_slot = 2'(s);
       end
     end
@@ -622,7 +621,6 @@ module ktpu_node #(
         sl_v_q[free_slot]     <= 1'b1;
         sl_side_q[free_slot]  <= i_side;
         sl_off_q[free_slot]   <= L1W'(aoff);
-        sl_left_q[free_slot]  <= 16'(ext_f - 33'(aoff)) << 2;
         sl_gm_q[free_slot]    <= gm;
         sl_nk_q[free_slot]    <= nk;
         sl_blk_q[free_slot]   <= '0;
@@ -635,7 +633,6 @@ module ktpu_node #(
         sl_txn_q[free_slot]   <= i_txn;
       end
       if (data_in) begin
-        sl_left_q[d_slot] <= sl_left_q[d_slot] - 16'd1;
         sl_got_q[d_slot]  <= 1'b1;
         if (sl_bw_q[d_slot] == 16'd1) begin
           sl_blk_q[d_slot] <= sl_blk_q[d_slot] + 16'd1;

@@ -62,7 +62,8 @@ void ktpu_iss_write_byte(void *iss, uint32_t addr, uint8_t byte)
     if (p) *p = byte;
 }
 
-/* MMIO: which word offsets a load or a store may touch (data/ktpu.def). */
+/* MMIO: which word offsets a load or a store may touch (the access column
+ * of data/ktpu.def's registers; the flit registers past TX0 and RX0 too). */
 static int mmio_ok(uint32_t off, int store)
 {
     if (off >= KTPU_MMIO_MESH_TX0_OFFSET && off < KTPU_MMIO_MESH_TX0_OFFSET + 4 * KTPU_MESH_FLIT_WORDS)
@@ -70,21 +71,10 @@ static int mmio_ok(uint32_t off, int store)
     if (off >= KTPU_MMIO_MESH_RX0_OFFSET && off < KTPU_MMIO_MESH_RX0_OFFSET + 4 * KTPU_MESH_FLIT_WORDS)
         return !store;
     switch (off) {
-    case KTPU_MMIO_UART_TX_OFFSET: case KTPU_MMIO_SIM_EXIT_OFFSET: case KTPU_MMIO_MBOX_CMD_OFFSET:
-    case KTPU_MMIO_MESH_TX_SEND_OFFSET: case KTPU_MMIO_MESH_RX_POP_OFFSET:
-        return store;
-    case KTPU_MMIO_MTIME_LO_OFFSET: case KTPU_MMIO_MTIME_HI_OFFSET:
-    case KTPU_MMIO_MTIMECMP_LO_OFFSET: case KTPU_MMIO_MTIMECMP_HI_OFFSET:
-    case KTPU_MMIO_MBOX_ARG0_OFFSET: case KTPU_MMIO_MBOX_ARG1_OFFSET:
-    case KTPU_MMIO_MESH_IRQ_EN_OFFSET:
-        return 1;
-    case KTPU_MMIO_UART_RX_OFFSET: case KTPU_MMIO_UART_STATUS_OFFSET: case KTPU_MMIO_MBOX_RESP_OFFSET:
-    case KTPU_MMIO_PERF_CPU_STALL_OFFSET: case KTPU_MMIO_PERF_DRAM_RD_OFFSET:
-    case KTPU_MMIO_PERF_DRAM_WR_OFFSET: case KTPU_MMIO_PERF_MESH_TX_OFFSET:
-    case KTPU_MMIO_PERF_MESH_RX_OFFSET: case KTPU_MMIO_MESH_STATUS_OFFSET:
-    case KTPU_MMIO_SOC_KINDS0_OFFSET: case KTPU_MMIO_SOC_KINDS1_OFFSET: case KTPU_MMIO_SOC_MESH_OFFSET:
-    case KTPU_MMIO_MEM_WIN_BASE_OFFSET: case KTPU_MMIO_MEM_WIN_LIMIT_OFFSET:
-        return !store;
+#define MMIO_REG(NAME, OFF, RD, WR) \
+    case OFF: return store ? WR : RD;
+        KTPU_MMIO_REG_LIST(MMIO_REG)
+#undef MMIO_REG
     default:
         return 0;
     }

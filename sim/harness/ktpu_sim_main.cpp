@@ -26,6 +26,7 @@ extern "C" {
 #include "ktpu_gemm_job.h"
 #include "ktpu_iss.h"
 #include "ktpu_out.h"
+#include "ktpu_rng.h"
 #include "ktpu_rvfi.h"
 }
 
@@ -240,30 +241,25 @@ Options parse(int argc, char **argv)
 }
 
 // ---- --cluster-hold: per cluster, stretches of 1..256 cycles, each held
-// with probability pct/100 (xorshift64 from the seed) ----
+// with probability pct/100 (the host tools' random stream, from the seed) ----
 class ClusterHold {
 public:
-    ClusterHold(unsigned pct, uint64_t seed) : pct_(pct), x_(seed * 0x9E3779B97F4A7C15ull | 1) {}
+    ClusterHold(unsigned pct, uint64_t seed) : pct_(pct) { ktpu_rng_seed(&rng_, seed); }
     uint32_t next()
     {
-        for (unsigned c = 0; c < kMaxClusters; c++) {
+        for (unsigned c = 0; c < KTPU_SIM_CLUSTERS; c++) {   // this machine's clusters
             if (!left_[c]) {
-                left_[c] = 1 + (unsigned)(rnd() % 256);
-                held_ = (held_ & ~(1u << c)) | (uint32_t)(rnd() % 100 < pct_) << c;
+                left_[c] = 1 + ktpu_rng_next(&rng_) % 256;
+                held_ = (held_ & ~(1u << c)) | (uint32_t)(ktpu_rng_next(&rng_) % 100 < pct_) << c;
             }
             left_[c]--;
         }
         return held_;
     }
 private:
-    uint64_t rnd()
-    {
-        x_ ^= x_ << 13, x_ ^= x_ >> 7, x_ ^= x_ << 17;
-        return x_;
-    }
     unsigned pct_;
-    uint64_t x_;
-    unsigned left_[kMaxClusters] = {};
+    ktpu_rng rng_;
+    unsigned left_[KTPU_SIM_CLUSTERS] = {};
     uint32_t held_ = 0;
 };
 
