@@ -41,6 +41,12 @@ module ktpu_node #(
   parameter int unsigned Y        = 1,
   parameter int unsigned MemX     = ktpu_pkg::NODE_MEM_X,
   parameter int unsigned MemY     = ktpu_pkg::NODE_MEM_Y,
+  // a second memory agent: a read or write burst whose DRAM offset has bit
+  // PortBit set goes to (Mem1X, Mem1Y) instead (docs/soc.md)
+  parameter int unsigned MemPorts = 1,
+  parameter int unsigned Mem1X    = ktpu_pkg::NODE_MEM1_X,
+  parameter int unsigned Mem1Y    = ktpu_pkg::NODE_MEM1_Y,
+  parameter int unsigned PortBit  = 23,
   parameter int unsigned L1Depth  = ktpu_pkg::L1_DEPTH,
   parameter int unsigned AccDepth = ktpu_pkg::ACC_DEPTH
 ) (
@@ -72,8 +78,8 @@ module ktpu_node #(
   localparam logic [3:0] OpRecv = 4'(ktpu_pkg::CLOP_RECV), OpStatus = 4'(ktpu_pkg::CLOP_STATUS);
 
   if (NSlot != 4 || ktpu_pkg::ENTRY_WORDS != 4 || (1 << L1W) != L1Depth ||
-      (1 << TW) != AccDepth) begin : gen_bad_params
-    $error("ktpu_node: 4 fill slots, 4-lane entries, power-of-two depths");
+      (1 << TW) != AccDepth || MemPorts < 1 || MemPorts > 2 || PortBit > 31) begin : gen_bad_params
+    $error("ktpu_node: 4 fill slots, 4-lane entries, power-of-two depths, 1 or 2 memory ports");
   end
 
   function automatic logic [287:0] mkflit(input logic [3:0] dx, input logic [3:0] dy,
@@ -380,7 +386,8 @@ module ktpu_node #(
   // Drain to memory.
   logic         job_push, job_full, dr_v, dr_r, dr_busy;
   logic [287:0] dr_f;
-  ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY)) u_drain (
+  ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts),
+                    .Mem1X(Mem1X), .Mem1Y(Mem1Y), .PortBit(PortBit)) u_drain (
     .clk_i(clk_i), .rst_i(rst_i),
     .job_push_i(job_push), .job_base_i(base), .job_stride_i(stride), .job_gm_i(gm),
     .job_gn_i(gn), .job_full_o(job_full),
@@ -613,7 +620,8 @@ module ktpu_node #(
       if (rq_take && sel == 2'd0) rd_v_q <= 1'b0;
       if (fill_alloc) begin
         rd_v_q <= 1'b1;
-        rd_f_q <= mkflit(4'(MemX), 4'(MemY), TyRd, {6'h28, free_slot}, 1'b1,
+        rd_f_q <= mkflit(MemPorts > 1 && base[PortBit] ? 4'(Mem1X) : 4'(MemX),
+                         MemPorts > 1 && base[PortBit] ? 4'(Mem1Y) : 4'(MemY), TyRd, {6'h28, free_slot}, 1'b1,
                          {128'd0,
                           30'd0, i_fmt,
                           nk, gm,

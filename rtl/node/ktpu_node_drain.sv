@@ -31,6 +31,10 @@ module ktpu_node_drain #(
   parameter int unsigned Y        = 1,
   parameter int unsigned MemX     = 1,     // the memory agent
   parameter int unsigned MemY     = 0,
+  parameter int unsigned MemPorts = 1,     // 2: bursts at offsets with bit PortBit set
+  parameter int unsigned Mem1X    = 1,     //    go to the second agent
+  parameter int unsigned Mem1Y    = 1,
+  parameter int unsigned PortBit  = 23,
   parameter int unsigned JobDepth = 4,
   parameter int unsigned BufDepth = ktpu_pkg::ACC_DEPTH,   // emit buffer, sub-tiles
   parameter int unsigned MaxCols  = 63                     // groups per 2-D burst
@@ -215,7 +219,10 @@ module ktpu_node_drain #(
     end
   end
   assign out_valid_o = ost_q != 3'd0;
-  assign out_flit_o  = {4'(MemX), 4'(MemY), 4'(X), 4'(Y), 4'(ktpu_pkg::MSG_MEM_WR), WrTxn,
+  // a burst's flits all go where its address sends the descriptor
+  logic to_mem1;
+  assign to_mem1     = MemPorts > 1 && oaddr_q[PortBit];
+  assign out_flit_o  = {to_mem1 ? 4'(Mem1X) : 4'(MemX), to_mem1 ? 4'(Mem1Y) : 4'(MemY), 4'(X), 4'(Y), 4'(ktpu_pkg::MSG_MEM_WR), WrTxn,
                         ost_q == 3'd5 && olast_q, 3'b000, payload};
 
   // ---- write acks outstanding ---------------------------------------------

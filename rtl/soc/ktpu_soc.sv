@@ -1,14 +1,25 @@
 // ktpu_soc: the whole machine (SPEC §7, §9): the sequencer (ktpu_soc_seq:
 // CPU, local RAM, MMIO, DRAM window) on a mesh of two planes (ktpu_mesh,
 // request and response, docs/noc.md) with the memory agent and Clusters
-// cluster nodes. Two DRAM ports leave the SoC: the CPU's window and the
-// memory agent's (ktpu_dram in simulation, a memory controller on an FPGA).
+// cluster nodes. 1 + MemPorts DRAM ports leave the SoC: the CPU's window
+// and one per memory agent (ktpu_dram in simulation, memory controllers
+// behind an interconnect on an FPGA).
 //
-// Placement: the CPU at (NODE_CPU_X, NODE_CPU_Y), the agent at (NODE_MEM_X,
-// NODE_MEM_Y), clusters on the remaining places in node order (node
-// n = y*W + x), unused places EMPTY. The mesh is 2 rows of
-// W = max(2, ceil((Clusters + 2) / 2)) (one row for Clusters = 0):
-//   Clusters 1: 2x2, kinds 0x0321   2: 2x2, 0x3321   4: 3x2, 0x333321.
+// Two memory agents (MemPorts = 2): a cluster sends each read and write
+// burst to the agent its DRAM offset's bit DramAddrBits-1 names (the lower
+// half to agent 0, the upper to agent 1). Each agent reaches the whole DRAM,
+// under the same window: the split spreads bandwidth, it never refuses, and a
+// request crossing the middle is served whole by the agent of its start. The
+// two agents do not order their accesses against each other; no job reads
+// what it writes (docs/soc.md, two memory ports).
+//
+// Placement: the CPU at (NODE_CPU_X, NODE_CPU_Y), agent 0 at (NODE_MEM_X,
+// NODE_MEM_Y), agent 1 at (NODE_MEM1_X, NODE_MEM1_Y), clusters on the
+// remaining places in node order (node n = y*W + x), unused places EMPTY.
+// The mesh is 2 rows of W = max(2, ceil((Clusters + 1 + MemPorts) / 2))
+// (one row for Clusters = 0 and one agent):
+//   1 port:  Clusters 1: 2x2, kinds 0x0321   2: 2x2, 0x3321   4: 3x2, 0x333321
+//   2 ports: Clusters 4: 4x2, kinds 0x0323_3321.
 // Firmware reads the same placement from SOC_MESH and SOC_KINDS0/1.
 //
 // The CPU's one flit channel each way joins both planes: a flit it sends
@@ -21,6 +32,7 @@
 module ktpu_soc #(
   parameter int DramAddrBits = 24,
   parameter int Clusters     = 2,
+  parameter int MemPorts     = 1,
   parameter RamPrimitive     = "block"   // untyped, as ktpu_ram expects
 ) (
   input  wire logic                    clk_i,
@@ -58,19 +70,20 @@ module ktpu_soc #(
   output logic                         dram_rsp_ready_o,
   input  wire logic [255:0]            dram_rsp_rdata_i,
   input  wire logic [7:0]              dram_rsp_tag_i,
-  // DRAM port 1: the memory agent's
-  output logic                         mem_req_valid_o,
-  input  wire logic                    mem_req_ready_i,
-  output logic                         mem_req_write_o,
-  output logic [DramAddrBits-1:0]      mem_req_addr_o,
-  output logic [255:0]                 mem_req_wdata_o,
-  output logic [31:0]                  mem_req_wstrb_o,
-  output logic [7:0]                   mem_req_tag_o,
-  input  wire logic                    mem_rsp_valid_i,
-  output logic                         mem_rsp_ready_o,
-  input  wire logic [255:0]            mem_rsp_rdata_i,
-  input  wire logic [7:0]              mem_rsp_tag_i,
-  // the agent's address window [base, limit) and health counters (saturating)
+  // DRAM ports 1 .. MemPorts: the memory agents' (agent p at [p*width +: width])
+  output logic [MemPorts-1:0]          mem_req_valid_o,
+  input  wire logic [MemPorts-1:0]     mem_req_ready_i,
+  output logic [MemPorts-1:0]          mem_req_write_o,
+  output logic [MemPorts*DramAddrBits-1:0] mem_req_addr_o,
+  output logic [MemPorts*256-1:0]      mem_req_wdata_o,
+  output logic [MemPorts*32-1:0]       mem_req_wstrb_o,
+  output logic [MemPorts*8-1:0]        mem_req_tag_o,
+  input  wire logic [MemPorts-1:0]     mem_rsp_valid_i,
+  output logic [MemPorts-1:0]          mem_rsp_ready_o,
+  input  wire logic [MemPorts*256-1:0] mem_rsp_rdata_i,
+  input  wire logic [MemPorts*8-1:0]   mem_rsp_tag_i,
+  // the agents' address window [base, limit) and health counters (saturating,
+  // summed over the agents)
   input  wire logic [31:0]             mem_win_base_i,
   input  wire logic [31:0]             mem_win_limit_i,
   output logic [31:0]                  mem_win_err_o,
@@ -84,20 +97,23 @@ module ktpu_soc #(
 );
   localparam int CpuX = ktpu_pkg::NODE_CPU_X, CpuY = ktpu_pkg::NODE_CPU_Y;
   localparam int MemX = ktpu_pkg::NODE_MEM_X, MemY = ktpu_pkg::NODE_MEM_Y;
-  localparam int W  = (Clusters + 3) / 2 > 2 ? (Clusters + 3) / 2 : 2;
-  localparam int H  = Clusters + 2 > W ? 2 : 1;
+  localparam int Mem1X = ktpu_pkg::NODE_MEM1_X, Mem1Y = ktpu_pkg::NODE_MEM1_Y;
+  localparam int W  = (Clusters + MemPorts + 2) / 2 > 2 ? (Clusters + MemPorts + 2) / 2 : 2;
+  localparam int H  = Clusters + 1 + MemPorts > W ? 2 : 1;
   localparam int N  = W * H;
   localparam int CpuN = CpuY * W + CpuX;
   localparam int MemN = MemY * W + MemX;
+  localparam int Mem1N = MemPorts > 1 ? Mem1Y * W + Mem1X : -1;
   localparam int F  = ktpu_pkg::FLIT_BITS;
   localparam int PlaneBit = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_TYPE_LSB + ktpu_pkg::MSG_PLANE_BIT;
 
-  if (Clusters < 0 || Clusters > 14 || CpuX >= W || MemX >= W || CpuY >= H || MemY >= H ||
-      CpuN == MemN) begin : gen_bad_params
-    $error("ktpu_soc: Clusters must be 0..14, with the CPU and agent places inside the mesh");
+  if (Clusters < 0 || Clusters + MemPorts > 15 || MemPorts < 1 || MemPorts > 2 ||
+      CpuX >= W || MemX >= W || CpuY >= H || MemY >= H || CpuN == MemN ||
+      (MemPorts > 1 && (Mem1X >= W || Mem1Y >= H || Mem1N == CpuN || Mem1N == MemN))) begin : gen_bad_params
+    $error("ktpu_soc: Clusters 0..14 and 1 or 2 memory agents, at most 16 places, the CPU and agents inside the mesh");
   end
 
-  // NODE_* per place: CPU, agent, then clusters in node order, then EMPTY.
+  // NODE_* per place: CPU, agents, then clusters in node order, then EMPTY.
   function automatic logic [63:0] place_kinds();
     logic [63:0] k;
     int c;
@@ -105,7 +121,7 @@ module ktpu_soc #(
     c = 0;
     for (int n = 0; n < N; n++) begin
       if (n == CpuN) k[4*n +: 4] = 4'(ktpu_pkg::NODE_CPU);
-      else if (n == MemN) k[4*n +: 4] = 4'(ktpu_pkg::NODE_MEM);
+      else if (n == MemN || n == Mem1N) k[4*n +: 4] = 4'(ktpu_pkg::NODE_MEM);
       else if (c < Clusters) begin
         k[4*n +: 4] = 4'(ktpu_pkg::NODE_CLUSTER);
         c = c + 1;
@@ -172,6 +188,23 @@ module ktpu_soc #(
     else if (cpu_rx_v && cpu_rx_r) cpu_last_rs_q <= cpu_take_rs;
   end
 
+  // the agents' health counters, summed without wrapping
+  logic [31:0] win_err [MemPorts], bad_req [MemPorts], nonfinite [MemPorts];
+  function automatic logic [31:0] sat_sum(input logic [31:0] a, input logic [31:0] b);
+    logic [32:0] s;
+    s = {1'b0, a} + {1'b0, b};
+    sat_sum = s[32] ? 32'hFFFF_FFFF : s[31:0];
+  endfunction
+  if (MemPorts > 1) begin : gen_sum2
+    assign mem_win_err_o   = sat_sum(win_err[0], win_err[1]);
+    assign mem_bad_req_o   = sat_sum(bad_req[0], bad_req[1]);
+    assign mem_nonfinite_o = sat_sum(nonfinite[0], nonfinite[1]);
+  end else begin : gen_sum1
+    assign mem_win_err_o   = win_err[0];
+    assign mem_bad_req_o   = bad_req[0];
+    assign mem_nonfinite_o = nonfinite[0];
+  end
+
   // ---------------------------------------------------------------- places
   for (genvar n = 0; n < N; n++) begin : gen_node
     localparam logic [3:0] Kind = Kinds[4*n +: 4];
@@ -185,27 +218,30 @@ module ktpu_soc #(
       assign rs_out_r[n] = n_rs_in_r && !hold;
       assign rq_in_v[n]  = n_rq_out_v && !hold;
       assign rs_in_v[n]  = n_rs_out_v && !hold;
-      ktpu_node #(.X(n % W), .Y(n / W), .MemX(MemX), .MemY(MemY)) u_node (
+      ktpu_node #(.X(n % W), .Y(n / W), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts),
+                  .Mem1X(Mem1X), .Mem1Y(Mem1Y), .PortBit(DramAddrBits - 1)) u_node (
         .clk_i, .rst_i,
         .rq_in_valid_i(rq_out_v[n] && !hold), .rq_in_ready_o(n_rq_in_r), .rq_in_flit_i(rq_out_f[F*n +: F]),
         .rq_out_valid_o(n_rq_out_v), .rq_out_ready_i(rq_in_r[n] && !hold), .rq_out_flit_o(rq_in_f[F*n +: F]),
         .rs_in_valid_i(rs_out_v[n] && !hold), .rs_in_ready_o(n_rs_in_r), .rs_in_flit_i(rs_out_f[F*n +: F]),
         .rs_out_valid_o(n_rs_out_v), .rs_out_ready_i(rs_in_r[n] && !hold), .rs_out_flit_o(rs_in_f[F*n +: F]));
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
+      localparam int P = n == Mem1N ? 1 : 0;   // which agent, which DRAM port
+      localparam int A = DramAddrBits;
       /* verilator lint_off PINCONNECTEMPTY */
       ktpu_mem_agent #(.X(n % W), .Y(n / W), .AddrBits(DramAddrBits)) u_mem (
         .clk_i, .rst_i,
         .req_valid_i(rq_out_v[n]), .req_ready_o(rq_out_r[n]), .req_flit_i(rq_out_f[F*n +: F]),
         .rsp_valid_o(rs_in_v[n]), .rsp_ready_i(rs_in_r[n]), .rsp_flit_o(rs_in_f[F*n +: F]),
-        .dram_req_valid_o(mem_req_valid_o), .dram_req_ready_i(mem_req_ready_i),
-        .dram_req_write_o(mem_req_write_o), .dram_req_addr_o(mem_req_addr_o),
-        .dram_req_wdata_o(mem_req_wdata_o), .dram_req_wstrb_o(mem_req_wstrb_o),
-        .dram_req_tag_o(mem_req_tag_o), .dram_rsp_valid_i(mem_rsp_valid_i),
-        .dram_rsp_ready_o(mem_rsp_ready_o), .dram_rsp_rdata_i(mem_rsp_rdata_i),
-        .dram_rsp_tag_i(mem_rsp_tag_i),
+        .dram_req_valid_o(mem_req_valid_o[P]), .dram_req_ready_i(mem_req_ready_i[P]),
+        .dram_req_write_o(mem_req_write_o[P]), .dram_req_addr_o(mem_req_addr_o[A*P +: A]),
+        .dram_req_wdata_o(mem_req_wdata_o[256*P +: 256]), .dram_req_wstrb_o(mem_req_wstrb_o[32*P +: 32]),
+        .dram_req_tag_o(mem_req_tag_o[8*P +: 8]), .dram_rsp_valid_i(mem_rsp_valid_i[P]),
+        .dram_rsp_ready_o(mem_rsp_ready_o[P]), .dram_rsp_rdata_i(mem_rsp_rdata_i[256*P +: 256]),
+        .dram_rsp_tag_i(mem_rsp_tag_i[8*P +: 8]),
         .win_base_i(mem_win_base_i), .win_limit_i(mem_win_limit_i),
-        .win_err_count_o(mem_win_err_o), .bad_req_count_o(mem_bad_req_o),
-        .nonfinite_count_o(mem_nonfinite_o), .nonfinite_addr_o());
+        .win_err_count_o(win_err[P]), .bad_req_count_o(bad_req[P]),
+        .nonfinite_count_o(nonfinite[P]), .nonfinite_addr_o());
       /* verilator lint_on PINCONNECTEMPTY */
       // The agent only answers: it sends nothing on the request plane, and a
       // response-plane flit addressed to it (a stray) is sunk.
@@ -230,7 +266,7 @@ module ktpu_soc #(
     end
   end
 
-  // The agent's place leaves its response-plane output and request-plane
+  // The agents' places leave their response-plane output and request-plane
   // input unused; EMPTY places leave everything unused, and cl_hold_i has
   // a bit per possible cluster.
   logic unused_links;

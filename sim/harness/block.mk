@@ -1,11 +1,12 @@
 # build/ktpu-sim, the SoC co-simulator (SPEC §2, §11): Verilator model of
-# ktpu_sim_top (SoC + two-port DRAM model), a thin C++ main, and a C library
+# ktpu_sim_top (SoC + multi-port DRAM model), a thin C++ main, and a C library
 # with the ELF loader, the instruction-set model used by --lockstep, the
 # receiver of the core's DPI trace (any model containing ktpu_cpu links
 # $(SIMLIB)) and the GEMM job of --gemm (operands, DRAM layout, checks).
 # Three machines: build/ktpu-sim (2 clusters, the default machine) and
-# build/ktpu-sim-1, build/ktpu-sim-4; `ktpu-sim --clusters N` runs the
-# sibling binary built for N.
+# build/ktpu-sim-1 (one memory agent each), build/ktpu-sim-4 (two memory
+# agents, two DRAM ports); `ktpu-sim --clusters N` runs the sibling binary
+# built for N.
 SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_rvfi.c \
                sim/harness/ktpu_gemm_job.c
 SIMLIB_OBJS := $(patsubst sim/harness/%.c,$(BUILD)/host/harness/%.o,$(SIMLIB_SRCS))
@@ -34,7 +35,7 @@ SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 $(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2 -CFLAGS -DKTPU_SIM_CLUSTERS=2))
 $(eval $(call verilate,ktpu_sim1,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=1 -CFLAGS -DKTPU_SIM_CLUSTERS=1))
-$(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=4 -CFLAGS -DKTPU_SIM_CLUSTERS=4))
+$(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=4 -GMemPorts=2 -CFLAGS -DKTPU_SIM_CLUSTERS=4 -CFLAGS -DKTPU_SIM_MEM_PORTS=2))
 
 # Copied beside its final name and renamed: a running ktpu-sim (another
 # test) would make a plain cp fail with "text file busy".

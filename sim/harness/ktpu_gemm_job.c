@@ -45,7 +45,12 @@ static const char *const clop_names[] = {KTPU_CLOP_LIST(NAME_ENTRY)};
 
 /* Shape, padding and DRAM layout, before anything is allocated: job block,
  * then A, BT, C each from a 4 KiB boundary; C with a guard band before and
- * after and 32 bytes of row padding, all canary. */
+ * after and 32 bytes of row padding, all canary. On a machine with two
+ * memory agents (port_half set: the first byte the second serves) A stays
+ * below the middle, C straddles it (its upper rows' drain goes to the second
+ * agent, the lower rows' to the first) and BT follows C, above the middle,
+ * when that fits: both ports share the reads and the final drains
+ * (docs/soc.md, two memory ports). */
 int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, int preq,
                        uint32_t dram_bytes, char err[KTPU_GEMM_ERR_LEN])
 {
@@ -62,20 +67,31 @@ int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, in
     j->kp = round_up(k, KTPU_MX_BLOCK_K);
     j->preq = preq;
     uint64_t bpr = preq ? j->kp : 2u * j->kp;   /* bytes per operand row */
-    uint64_t a_off = round_up(KTPU_JOB_OFFSET + KTPU_JOB_BYTES, 4096);
-    uint64_t b_off = round_up(a_off + j->mp * bpr, 4096);
-    uint64_t guard_lo = round_up(b_off + j->np * bpr, 4096);
     uint64_t ldc = 2u * j->np + 32u;
+    uint64_t a_off = round_up(KTPU_JOB_OFFSET + KTPU_JOB_BYTES, 4096);
+    uint64_t a_end = a_off + j->mp * bpr;
+    /* one port: A, BT, then C */
+    uint64_t b_off = round_up(a_end, 4096);
+    uint64_t guard_lo = round_up(b_off + j->np * bpr, 4096);
+    if (j->port_half) {
+        /* two: A, C with its middle row band at the middle, BT */
+        uint64_t lo = (uint64_t)j->port_half - (j->mp / 8u * 4u) * ldc - GUARD_BYTES;
+        uint64_t bt = round_up(lo + 2u * GUARD_BYTES + j->mp * ldc, 4096);
+        if (j->port_half >= (j->mp / 8u * 4u) * ldc + GUARD_BYTES && lo >= round_up(a_end, 4096) &&
+            bt + j->np * bpr <= dram_bytes)
+            guard_lo = lo, b_off = bt;
+    }
     uint64_t c_off = guard_lo + GUARD_BYTES;
     uint64_t guard_hi = c_off + j->mp * ldc;
     uint64_t end = guard_hi + GUARD_BYTES;
-    if (end > dram_bytes)
+    uint64_t span = end > b_off + j->np * bpr ? end : b_off + j->np * bpr;
+    if (span > dram_bytes)
         return fail(err, "GEMM %zu x %zu x %zu needs %llu bytes of DRAM for A, BT and C; the "
                          "simulated DRAM has %u",
-                    m, k, n, (unsigned long long)end, (unsigned)dram_bytes);
+                    m, k, n, (unsigned long long)span, (unsigned)dram_bytes);
     j->a_off = (uint32_t)a_off, j->b_off = (uint32_t)b_off, j->lda = j->ldb = (uint32_t)bpr;
     j->guard_lo = (uint32_t)guard_lo, j->c_off = (uint32_t)c_off, j->ldc = (uint32_t)ldc;
-    j->guard_hi = (uint32_t)guard_hi, j->end = (uint32_t)end;
+    j->guard_hi = (uint32_t)guard_hi, j->end = (uint32_t)end, j->span = (uint32_t)span;
     return 0;
 }
 
@@ -308,9 +324,9 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
     if (use_clusters > clusters_present)
         return fail(err, "--use-clusters %u: this machine has %u clusters", use_clusters,
                     clusters_present);
-    if (j->end > io->dram_bytes)   /* planned for another DRAM */
+    if (j->span > io->dram_bytes)   /* planned for another DRAM */
         return fail(err, "GEMM %zu x %zu x %zu needs %u bytes of DRAM; the simulated DRAM has %u",
-                    j->m, j->k, j->n, (unsigned)j->end, (unsigned)io->dram_bytes);
+                    j->m, j->k, j->n, (unsigned)j->span, (unsigned)io->dram_bytes);
     uint64_t bpr = j->lda, a_off = j->a_off, b_off = j->b_off, guard_lo = j->guard_lo;
     uint64_t end = j->end;
 
@@ -534,8 +550,14 @@ int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
                 flag_names(job_read(io, b + KTPU_CD_FLAGS_WORD) & KTPU_CD_FLAGS_NUM_MASK, fb,
                            sizeof fb));
     }
-    fprintf(out, "DRAM beats: memory agent port %llu read, %llu written; CPU window %llu read, "
-                 "%llu written\n", t->agent_rd, t->agent_wr, t->cpu_rd, t->cpu_wr);
+    if (t->mem_ports > 1)
+        fprintf(out, "DRAM beats: memory agent 0's port %llu read, %llu written; agent 1's port "
+                     "%llu read, %llu written; CPU window %llu read, %llu written\n",
+                t->agent_rd[0], t->agent_wr[0], t->agent_rd[1], t->agent_wr[1], t->cpu_rd,
+                t->cpu_wr);
+    else
+        fprintf(out, "DRAM beats: memory agent port %llu read, %llu written; CPU window %llu "
+                     "read, %llu written\n", t->agent_rd[0], t->agent_wr[0], t->cpu_rd, t->cpu_wr);
     if (t->win_err || t->bad_req)
         fprintf(out, "memory agent: %u window refusals, %u bad requests\n", t->win_err,
                 t->bad_req);

@@ -51,6 +51,7 @@ struct ktpu_gemm_job {
     unsigned ref_flags;
     /* DRAM layout (byte offsets) */
     uint32_t a_off, lda, b_off, ldb, c_off, ldc, guard_lo, guard_hi, end;
+    uint32_t span;                 /* the highest DRAM offset used, plus one */
     /* checking */
     uint8_t *covered;              /* mp x np: times announced */
     unsigned tiles, tiles_failed;
@@ -59,6 +60,9 @@ struct ktpu_gemm_job {
     unsigned clusters_present;
     /* test hook: the reference element (row, col) gets its LSB flipped */
     long corrupt_row, corrupt_col;
+    /* set before planning: the first byte the second memory agent serves
+     * (0 on a machine with one) */
+    uint32_t port_half;
 };
 
 /* Shape (each dimension 1..KTPU_GEMM_MAX_DIM), padding and DRAM layout
@@ -103,7 +107,9 @@ int ktpu_gemm_job_tile(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io, u
  * failed; 2 if the checks passed but the job ended with another status
  * (message in err). */
 struct ktpu_gemm_traffic {
-    unsigned long long sim_cycles, agent_rd, agent_wr, cpu_rd, cpu_wr;
+    unsigned long long sim_cycles, cpu_rd, cpu_wr;
+    unsigned long long agent_rd[2], agent_wr[2];   /* per memory agent's port */
+    unsigned mem_ports;
     unsigned stray_rq, stray_rs, win_err, bad_req;
 };
 int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,

@@ -30,6 +30,10 @@ extern "C" {
 #include "ktpu_rvfi.h"
 }
 
+#ifndef KTPU_SIM_MEM_PORTS
+#define KTPU_SIM_MEM_PORTS 1   // memory agents (DRAM ports besides the CPU's); ktpu-sim-4 has 2
+#endif
+
 namespace {
 
 const uint64_t kDefaultMaxCycles = 50000000;  // ~10-30 s of host time
@@ -57,6 +61,8 @@ const char *kUsage =
     "  --uart-in FILE     bytes fed to the UART receiver, in order\n"
     "  --stats            print cycles, instructions and CPI to stderr at the end\n"
     "  --clusters N       run the machine with N clusters: 1, 2 (this default) or 4\n"
+    "                     (1 and 2: one memory agent; 4: two, each with its own DRAM\n"
+    "                     port, the upper half of DRAM served by the second)\n"
     "                     (runs the sibling build ktpu-sim-N beside this program)\n"
     "  --mem-window B,L   the memory agent's address window [B, L), bytes of DRAM\n"
     "                     (default 0,16777216: all of it); firmware reads it back\n"
@@ -64,6 +70,8 @@ const char *kUsage =
     "  --cluster-hold P   stress: each cluster's mesh links are held (nothing moves)\n"
     "                     for about P% of the cycles, in stretches of 1..256 cycles\n"
     "                     drawn from --seed (0..90, default 0)\n"
+    "  --hold-only C      with --cluster-hold: hold cluster C only (the others run\n"
+    "                     ahead of it)\n"
     "  --help             this text\n"
     "Numbers are decimal digits only (no sign, blanks, 0x or octal: 010 is ten)\n"
     "and must be in the option's range, else status 125 with the option named.\n"
@@ -118,6 +126,7 @@ struct Options {
     long dram_latency = -1;
     uint64_t win[2] = {0, KTPU_DRAM_SIM_BYTES};   // --mem-window
     unsigned hold_pct = 0;                         // --cluster-hold
+    long hold_only = -1;                           // --hold-only
     bool lockstep = false, stats = false;
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
@@ -213,6 +222,8 @@ Options parse(int argc, char **argv)
             i++;
         } else if (!std::strcmp(a, "--cluster-hold")) {
             o.hold_pct = (unsigned)num(a, v, 0, 90); i++;
+        } else if (!std::strcmp(a, "--hold-only")) {
+            o.hold_only = (long)num(a, v, 0, KTPU_SIM_CLUSTERS - 1); i++;
         } else if (!std::strcmp(a, "--test-corrupt-ref")) {
             static const char *const names[2] = {"ROW", "COL"};
             uint64_t rc[2];
@@ -244,7 +255,7 @@ Options parse(int argc, char **argv)
 // with probability pct/100 (the host tools' random stream, from the seed) ----
 class ClusterHold {
 public:
-    ClusterHold(unsigned pct, uint64_t seed) : pct_(pct) { ktpu_rng_seed(&rng_, seed); }
+    ClusterHold(unsigned pct, uint64_t seed, uint32_t mask) : pct_(pct), mask_(mask) { ktpu_rng_seed(&rng_, seed); }
     uint32_t next()
     {
         for (unsigned c = 0; c < KTPU_SIM_CLUSTERS; c++) {   // this machine's clusters
@@ -254,10 +265,11 @@ public:
             }
             left_[c]--;
         }
-        return held_;
+        return held_ & mask_;
     }
 private:
     unsigned pct_;
+    uint32_t mask_;
     ktpu_rng rng_;
     unsigned left_[KTPU_SIM_CLUSTERS] = {};
     uint32_t held_ = 0;
@@ -359,6 +371,7 @@ int main(int argc, char **argv)
     std::memset(&job, 0, sizeof job);
     job.corrupt_row = opt.corrupt_row;
     job.corrupt_col = opt.corrupt_col;
+    job.port_half = KTPU_SIM_MEM_PORTS > 1 ? KTPU_DRAM_SIM_BYTES / 2 : 0;
     if (opt.gemm()) {
         char gerr[KTPU_GEMM_ERR_LEN];
         int rc;
@@ -493,7 +506,7 @@ int main(int argc, char **argv)
     int pending_rx = uin ? std::fgetc(uin) : EOF;
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
-    ClusterHold hold(opt.hold_pct, opt.seed);
+    ClusterHold hold(opt.hold_pct, opt.seed, opt.hold_only < 0 ? ~0u : 1u << opt.hold_only);
     while (cycles < opt.max_cycles) {
         if (opt.hold_pct) top->cl_hold_i = hold.next();
         if (pending_rx != EOF) {
@@ -576,8 +589,11 @@ int main(int argc, char **argv)
     if (opt.gemm()) {
         ktpu_gemm_traffic t;
         t.sim_cycles = cycles;
-        t.agent_rd = top->agent_rd_beats_o;
-        t.agent_wr = top->agent_wr_beats_o;
+        t.agent_rd[0] = top->agent_rd_beats_o;
+        t.agent_wr[0] = top->agent_wr_beats_o;
+        t.agent_rd[1] = top->agent1_rd_beats_o;
+        t.agent_wr[1] = top->agent1_wr_beats_o;
+        t.mem_ports = top->mem_ports_o;
         t.cpu_rd = top->cpu_rd_beats_o;
         t.cpu_wr = top->cpu_wr_beats_o;
         t.stray_rq = top->stray_rq_o;
@@ -600,7 +616,8 @@ int main(int argc, char **argv)
                 std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s\n");
             std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%" PRIu64 ",%llu,%llu,%.2f,%.0f\n", job.m, job.k, job.n,
                          opt.preq ? "mx" : "fp16", sum.clusters_used, sum.job_cycles, sum.macs_per_cycle,
-                         sum.pct_peak, job.tiles, rc == 0 ? "pass" : "FAIL", cycles, t.agent_rd, t.agent_wr,
+                         sum.pct_peak, job.tiles, rc == 0 ? "pass" : "FAIL", cycles,
+                         t.agent_rd[0] + t.agent_rd[1], t.agent_wr[0] + t.agent_wr[1],
                          wall, wall > 0 ? (double)cycles / wall : 0.0);
             if (ktpu_out_commit(&out_csv, oerr)) die("%s", oerr);
         }

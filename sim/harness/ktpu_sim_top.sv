@@ -1,11 +1,12 @@
 // ktpu_sim_top: what build/ktpu-sim simulates: the SoC (Clusters cluster
-// nodes) and the two-port DRAM model behind it (port 0 the CPU's window,
-// port 1 the memory agent). Everything the harness drives or watches is a
-// port here; the beat counters are the report's DRAM traffic.
+// nodes, MemPorts memory agents) and the DRAM model behind it (port 0 the
+// CPU's window, port 1 + p memory agent p). Everything the harness drives or
+// watches is a port here; the beat counters are the report's DRAM traffic.
 `default_nettype none
 
 module ktpu_sim_top #(
-  parameter int Clusters = 2
+  parameter int Clusters = 2,
+  parameter int MemPorts = 1
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_i,
@@ -36,11 +37,14 @@ module ktpu_sim_top #(
   output logic [31:0]      mem_win_err_o,
   output logic [31:0]      mem_bad_req_o,
   output logic [31:0]      mem_nonfinite_o,
-  output logic [63:0]      agent_rd_beats_o,
+  output logic [63:0]      agent_rd_beats_o,   // agent 0's port
   output logic [63:0]      agent_wr_beats_o,
+  output logic [63:0]      agent1_rd_beats_o,  // agent 1's (0 with one agent)
+  output logic [63:0]      agent1_wr_beats_o,
   output logic [63:0]      cpu_rd_beats_o,
   output logic [63:0]      cpu_wr_beats_o,
-  output logic [31:0]      clusters_o
+  output logic [31:0]      clusters_o,
+  output logic [31:0]      mem_ports_o
 );
 `ifdef KTPU_GLBL
   glbl glbl ();   // the vendor DSP48E2 model reaches glbl.GSR (DSP48E2_MODEL=...)
@@ -48,15 +52,16 @@ module ktpu_sim_top #(
   localparam int DramAddrBits = $clog2(ktpu_pkg::DRAM_SIM_BYTES);
 
   localparam int AW = DramAddrBits;
+  localparam int P  = 1 + MemPorts;   // DRAM model ports
 
-  // port p of the DRAM model at [p*W +: W]; 0 = CPU window, 1 = agent
-  logic [1:0]      req_valid, req_ready, req_write, rsp_valid, rsp_ready;
-  logic [2*AW-1:0] req_addr;
-  logic [511:0]    req_wdata, rsp_rdata;
-  logic [63:0]     req_wstrb;
-  logic [15:0]     req_tag, rsp_tag;
+  // port p of the DRAM model at [p*W +: W]; 0 = CPU window, 1 + a = agent a
+  logic [P-1:0]     req_valid, req_ready, req_write, rsp_valid, rsp_ready;
+  logic [P*AW-1:0]  req_addr;
+  logic [P*256-1:0] req_wdata, rsp_rdata;
+  logic [P*32-1:0]  req_wstrb;
+  logic [P*8-1:0]   req_tag, rsp_tag;
 
-  ktpu_soc #(.DramAddrBits(DramAddrBits), .Clusters(Clusters)) u_soc (
+  ktpu_soc #(.DramAddrBits(DramAddrBits), .Clusters(Clusters), .MemPorts(MemPorts)) u_soc (
     .clk_i, .rst_i,
     .ld_valid_i, .ld_addr_i, .ld_be_i, .ld_data_i,
     .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i(1'b1),
@@ -69,17 +74,17 @@ module ktpu_sim_top #(
     .dram_req_tag_o(req_tag[0 +: 8]), .dram_rsp_valid_i(rsp_valid[0]),
     .dram_rsp_ready_o(rsp_ready[0]), .dram_rsp_rdata_i(rsp_rdata[0 +: 256]),
     .dram_rsp_tag_i(rsp_tag[0 +: 8]),
-    .mem_req_valid_o(req_valid[1]), .mem_req_ready_i(req_ready[1]),
-    .mem_req_write_o(req_write[1]), .mem_req_addr_o(req_addr[AW +: AW]),
-    .mem_req_wdata_o(req_wdata[256 +: 256]), .mem_req_wstrb_o(req_wstrb[32 +: 32]),
-    .mem_req_tag_o(req_tag[8 +: 8]), .mem_rsp_valid_i(rsp_valid[1]),
-    .mem_rsp_ready_o(rsp_ready[1]), .mem_rsp_rdata_i(rsp_rdata[256 +: 256]),
-    .mem_rsp_tag_i(rsp_tag[8 +: 8]),
+    .mem_req_valid_o(req_valid[P-1:1]), .mem_req_ready_i(req_ready[P-1:1]),
+    .mem_req_write_o(req_write[P-1:1]), .mem_req_addr_o(req_addr[P*AW-1:AW]),
+    .mem_req_wdata_o(req_wdata[P*256-1:256]), .mem_req_wstrb_o(req_wstrb[P*32-1:32]),
+    .mem_req_tag_o(req_tag[P*8-1:8]), .mem_rsp_valid_i(rsp_valid[P-1:1]),
+    .mem_rsp_ready_o(rsp_ready[P-1:1]), .mem_rsp_rdata_i(rsp_rdata[P*256-1:256]),
+    .mem_rsp_tag_i(rsp_tag[P*8-1:8]),
     .mem_win_base_i, .mem_win_limit_i,
     .mem_win_err_o, .mem_bad_req_o, .mem_nonfinite_o, .stray_rq_o, .stray_rs_o, .cl_hold_i
   );
 
-  ktpu_dram #(.Ports(2), .AddrBits(DramAddrBits)) u_dram (
+  ktpu_dram #(.Ports(P), .AddrBits(DramAddrBits)) u_dram (
     .clk_i, .rst_i,
     .req_valid_i(req_valid), .req_ready_o(req_ready), .req_write_i(req_write),
     .req_addr_i (req_addr),  .req_wdata_i(req_wdata), .req_wstrb_i(req_wstrb),
@@ -87,24 +92,27 @@ module ktpu_sim_top #(
     .rsp_rdata_o(rsp_rdata), .rsp_tag_o  (rsp_tag)
   );
 
+  // beats accepted per DRAM port and direction
+  logic [63:0] rd_beats [P], wr_beats [P];
   always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      agent_rd_beats_o <= 64'd0;
-      agent_wr_beats_o <= 64'd0;
-      cpu_rd_beats_o   <= 64'd0;
-      cpu_wr_beats_o   <= 64'd0;
-    end else begin
-      if (req_valid[1] && req_ready[1]) begin
-        if (req_write[1]) agent_wr_beats_o <= agent_wr_beats_o + 64'd1;
-        else agent_rd_beats_o <= agent_rd_beats_o + 64'd1;
-      end
-      if (req_valid[0] && req_ready[0]) begin
-        if (req_write[0]) cpu_wr_beats_o <= cpu_wr_beats_o + 64'd1;
-        else cpu_rd_beats_o <= cpu_rd_beats_o + 64'd1;
+    for (int p = 0; p < P; p++) begin
+      if (rst_i) begin
+        rd_beats[p] <= 64'd0;
+        wr_beats[p] <= 64'd0;
+      end else if (req_valid[p] && req_ready[p]) begin
+        if (req_write[p]) wr_beats[p] <= wr_beats[p] + 64'd1;
+        else rd_beats[p] <= rd_beats[p] + 64'd1;
       end
     end
   end
-  assign clusters_o = 32'(Clusters);
+  assign cpu_rd_beats_o    = rd_beats[0];
+  assign cpu_wr_beats_o    = wr_beats[0];
+  assign agent_rd_beats_o  = rd_beats[1];
+  assign agent_wr_beats_o  = wr_beats[1];
+  assign agent1_rd_beats_o = MemPorts > 1 ? rd_beats[P-1] : 64'd0;
+  assign agent1_wr_beats_o = MemPorts > 1 ? wr_beats[P-1] : 64'd0;
+  assign clusters_o  = 32'(Clusters);
+  assign mem_ports_o = 32'(MemPorts);
 
 endmodule
 

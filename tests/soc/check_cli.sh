@@ -65,6 +65,7 @@ check "--test-corrupt-ref -1,2" 125 "--test-corrupt-ref: ROW in '-1,2' is not a 
 check "--mem-window 16,16" 125 "--mem-window 16,16: BASE must be below LIMIT" -- "$sim" --mem-window 16,16 "$d/hello.elf"
 check "--mem-window past the DRAM" 125 "--mem-window: LIMIT in '0,16777217' is not in 0\.\.16777216" -- "$sim" --mem-window 0,16777217 "$d/hello.elf"
 check "--cluster-hold 91" 125 "--cluster-hold: '91' is not in 0\.\.90" -- "$sim" --cluster-hold 91 "$d/hello.elf"
+check "--hold-only 2 (2 clusters)" 125 "--hold-only: '2' is not in 0\.\.1" -- "$sim" --hold-only 2 "$d/hello.elf"
 check "--test-corrupt-ref 1" 125 "--test-corrupt-ref: '1' is not ROW,COL" -- gen --gemm-gen 4x32x4 --test-corrupt-ref 1
 # --seed is decimal: 010 is the seed 10, not 8
 gen --gemm-gen 4x32x4 --seed 010 -o s010.npy >/dev/null 2>&1

@@ -8,6 +8,7 @@
 # one fixed run does not. Every second seed also holds the clusters off the
 # mesh at random (--cluster-hold 0, 20, 50 or 80 percent of the cycles):
 # completions, reads and drains then arrive late and out of their order.
+# Last, one job with an operand across the two memory agents' split.
 set -u
 b=$1
 shapes=(256x256x256 100x96x36 64x1024x64 4x32x4 132x160x68 256x256x1024 36x288x40 128x128x128 8x2048x8 200x64x196)
@@ -31,5 +32,16 @@ for s in $(seq 1 20); do
   echo "$r   seed $s: ${args[*]}: $(grep -m1 '^cycles:' <<<"$out")"
   [ $r = FAIL ] && tail -n 8 <<<"$out"
 done
+# Two memory agents with an operand across the middle of DRAM: A of
+# 128x65536 MXFP7 is 8 MiB from 0x1000, so its last row group straddles the
+# split and is read whole by agent 0, BT sits above the middle (agent 1).
+args=(--clusters 4 --gemm-gen 128x65536x4 --preq --seed 77)
+if out=$("$b/ktpu-sim" "${args[@]}" 2>&1) && grep -Eq "agent 0's port 262144 read.*agent 1's port [1-9]" <<<"$out"; then
+  pass=$((pass + 1)); r=ok
+else
+  fail=$((fail + 1)); r=FAIL
+fi
+echo "$r   A across the two ports' split: ${args[*]}: $(grep -m1 '^DRAM beats:' <<<"$out")"
+[ $r = FAIL ] && tail -n 8 <<<"$out"
 echo "GEMM seed sweep: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
