@@ -13,6 +13,7 @@
 #define MAXC KTPU_GEMM_MAX_CLUSTERS
 #define TAG_EMIT 1u    /* a GEMM that emits: the last K chunk of a tile */
 #define TAG_CLEAR 2u   /* the STATUS CLEAR before the plan: its counters are not the job's */
+#define RING 16u       /* a uniform plan's encoded instructions kept: the fastest cluster at most this far ahead */
 
 static struct {
     struct ktpu_plan plan;
@@ -23,6 +24,14 @@ static struct {
     struct ktpu_plan_op op;
     /* each cluster's next instruction, encoded while the CPU waits */
     uint32_t next_w[MAXC][KTPU_CI_WORDS], next_tag[MAXC];
+    /* a uniform plan (ktpu_plan.h): one stream, cur[0]'s, encoded once into
+     * a ring; cluster c sends entry pos[c] with its base word moved by
+     * shift[c] */
+    int uniform, lead_done;
+    unsigned lead_n, pos[MAXC], ring;   /* ring: entries in use, a power of two <= RING */
+    struct ktpu_plan_shift shift[MAXC];
+    uint32_t ring_w[RING][KTPU_CI_WORDS];
+    uint8_t ring_sel[RING], ring_tag[RING];
     uint8_t ready[MAXC], plan_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
     uint32_t tiles_done[MAXC], tiles_announced[MAXC];
     unsigned ann_bm[MAXC], ann_bn[MAXC];   /* the next tile to announce, as row and column block */
@@ -46,11 +55,12 @@ static void clear_job_state(void)
 {
     for (unsigned c = 0; c < MAXC; c++) {
         R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
-        R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = 0;
+        R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = R.pos[c] = 0;
         for (unsigned i = 0; i < 8; i++) R.ctr[c][i] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
-    R.nonfinite_told = 0;
+    R.nonfinite_told = R.uniform = R.lead_done = 0;
+    R.lead_n = 0;
     R.t_start = R.t_prep = R.t_send = R.t_done = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
     R.jobst = KTPU_JOBST_DONE;
 }
@@ -183,11 +193,18 @@ int ktpu_gemm_init(void)
     return R.present;
 }
 
+/* Cluster c has an instruction encoded for it, or its plan goes on. */
+static int has_next(unsigned c) { return R.uniform ? R.pos[c] != R.lead_n : R.ready[c]; }
+static int left_to_send(unsigned c)
+{
+    return R.uniform ? R.pos[c] != R.lead_n || !R.lead_done : R.ready[c] || !R.plan_done[c];
+}
+
 /* Nothing outstanding on any cluster and nothing left to send. */
 static int all_done(unsigned ncl, int stop)
 {
     for (unsigned c = 0; c < ncl; c++)
-        if (R.cs.cl[c].outstanding || (!stop && (R.ready[c] || !R.plan_done[c]))) return 0;
+        if (R.cs.cl[c].outstanding || (!stop && left_to_send(c))) return 0;
     return 1;
 }
 
@@ -217,6 +234,31 @@ static void prepare(unsigned c)
     ktpu_plan_encode(o, R.next_w[c]);
     R.next_tag[c] = o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0;
     R.ready[c] = 1;
+}
+
+/* A uniform plan's next instruction into the ring, when the fastest
+ * cluster has sent all it holds (so the ring keeps one instruction encoded
+ * ahead of it) and the slowest is fewer than RING behind. Returns 1 if it
+ * encoded one. */
+static int produce(unsigned ncl)
+{
+    unsigned lo = R.lead_n, hi = 0;
+    for (unsigned c = 0; c < ncl; c++) {
+        if (R.pos[c] < lo) lo = R.pos[c];
+        if (R.pos[c] > hi) hi = R.pos[c];
+    }
+    if (R.lead_done || hi != R.lead_n || R.lead_n - lo >= R.ring) return 0;
+    struct ktpu_plan_op *o = &R.op;
+    if (!ktpu_plan_next(&R.plan, &R.cur[0], o)) {
+        R.lead_done = 1;
+        return 0;
+    }
+    unsigned e = R.lead_n & (R.ring - 1u);
+    ktpu_plan_encode(o, R.ring_w[e]);
+    R.ring_sel[e] = (uint8_t)ktpu_plan_shift_sel(o);
+    R.ring_tag[e] = o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0;
+    R.lead_n++;
+    return 1;
 }
 
 static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
@@ -273,7 +315,16 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     }
     uint32_t limit = opt && opt->timeout ? opt->timeout
                                          : (1u << 20) + 16u * R.plan.gm * R.plan.gn * R.plan.nk_max;
+    /* a uniform plan: one cursor, a shift per cluster */
+    R.uniform = R.plan.uniform && ncl > 1 && !(opt && opt->no_uniform);
+    R.ring = opt && opt->ring && opt->ring < RING && !(opt->ring & (opt->ring - 1)) ? opt->ring : RING;
     for (unsigned c = 0; c < ncl; c++) {
+        if (R.uniform) {
+            ktpu_plan_shift(&R.plan, c, &R.shift[c]);
+            R.ann_bm[c] = R.shift[c].bm;
+            R.ann_bn[c] = R.shift[c].bn;
+            if (c) continue;
+        }
         ktpu_plan_cursor_init(&R.plan, c, &R.cur[c]);
         R.ann_bm[c] = R.cur[c].bm;
         R.ann_bn[c] = R.cur[c].bn;
@@ -294,11 +345,18 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         int sent = 0, done = 0, prep = 0;
         uint32_t ta = ktpu_read_mcycle();
         for (unsigned c = 0; c < ncl && !stop; c++)
-            if (R.ready[c] && ktpu_cl_credit(&R.cs, c)) {
-                ktpu_cl_issue(&R.cs, c, R.next_w[c], R.next_tag[c]);
-                R.ready[c] = 0;
-                if (KTPU_FIELD_GET(CI_OP_CODE, R.next_w[c][KTPU_CI_OP_WORD]) == KTPU_CLOP_STATUS)
-                    R.status_sent[c] = 1;
+            if (has_next(c) && ktpu_cl_credit(&R.cs, c)) {
+                const uint32_t *w0;
+                if (R.uniform) {   /* the ring's, moved to this cluster's tiles */
+                    unsigned e = R.pos[c]++ & (R.ring - 1u);
+                    w0 = R.ring_w[e];
+                    ktpu_cl_issue_moved(&R.cs, c, w0, R.shift[c].d[R.ring_sel[e]], R.ring_tag[e]);
+                } else {
+                    w0 = R.next_w[c];
+                    ktpu_cl_issue(&R.cs, c, w0, R.next_tag[c]);
+                    R.ready[c] = 0;
+                }
+                if (KTPU_FIELD_GET(CI_OP_CODE, w0[KTPU_CI_OP_WORD]) == KTPU_CLOP_STATUS) R.status_sent[c] = 1;
                 sent++;
             }
         uint32_t tb = ktpu_read_mcycle();
@@ -310,7 +368,9 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
             if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
         }
         uint32_t tc = ktpu_read_mcycle();
-        for (unsigned c = 0; c < ncl && !stop; c++)
+        if (R.uniform && !stop)
+            prep += produce(ncl);
+        for (unsigned c = 0; c < ncl && !stop && !R.uniform; c++)
             if (!R.ready[c] && !R.plan_done[c]) {
                 prepare(c);
                 prep++;
@@ -360,10 +420,10 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         uint32_t cyc = job[KTPU_JOB_CYCLES_WORD];
         uint64_t macs = (uint64_t)cfg.m * cfg.n * cfg.k, peak = (uint64_t)cyc * 512u * ncl;
         unsigned pm = peak ? (unsigned)((macs * 1000u + peak / 2u) / peak) : 0;   /* rounded, as the harness prints it */
-        printf("gemm: %lux%lux%lu %s on %u cluster(s): %u tiles of %ux%u sub-tiles, %lu cycles, %u.%u%% of peak\n",
+        printf("gemm: %lux%lux%lu %s on %u cluster(s): %u tiles of %ux%u sub-tiles%s, %lu cycles, %u.%u%% of peak\n",
                (unsigned long)cfg.m, (unsigned long)cfg.k, (unsigned long)cfg.n,
                cfg.fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn,
-               (unsigned long)cyc, pm / 10, pm % 10);
+               R.uniform ? " (uniform: one stream, moved per cluster)" : "", (unsigned long)cyc, pm / 10, pm % 10);
         uint32_t busy = R.t_start + R.t_prep + R.t_send + R.t_done;
         printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded in %lu, %lu sent in %lu, "
                "%lu completions in %lu; busy %lu%% of the job\n",

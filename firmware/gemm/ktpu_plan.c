@@ -251,7 +251,31 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
      * GEMM of CPU time (measured: 256x256x256 MXFP7 on 2 clusters, chunks
      * 2+6 blocks: 33.3k cycles, one chunk of 8: 28.6k). */
     p->nk_first = p->b_resident ? p->nk_max : umax(1u, p->nk_max / 4);
+    unsigned tpc = udiv(p->ntiles, cfg->clusters);
+    p->uniform = tpc * cfg->clusters == p->ntiles && p->gm * p->ntm == p->gmt && p->gn * p->ntn == p->gnt &&
+                 (udiv(p->ntm, tpc) * tpc == p->ntm || udiv(tpc, p->ntm) * p->ntm == tpc);
+    if (MUT(10)) p->uniform = tpc * cfg->clusters == p->ntiles;
     return KTPU_PLAN_OK;
+}
+
+void ktpu_plan_shift(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_shift *s)
+{
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    /* the first tile of cl's range, as ktpu_plan_cursor_init finds it */
+    unsigned t = udiv(p->ntiles * cl, cfg->clusters), bn = udiv(t, p->ntm), bm = t - bn * p->ntm;
+    unsigned g0 = bm * p->gm, h0 = bn * p->gn;
+    s->bm = bm;
+    s->bn = bn;
+    s->d[0] = 0;
+    s->d[1] = 4 * g0 * cfg->lda;                  /* tile_enter's a_row */
+    s->d[2] = 4 * h0 * cfg->ldb;                  /* ... b_row */
+    s->d[3] = 4 * g0 * cfg->ldc + (MUT(11) ? 4 : 8) * h0;   /* ... c_at */
+}
+
+unsigned ktpu_plan_shift_sel(const struct ktpu_plan_op *o)
+{
+    if (o->kind == KTPU_CLOP_FILL) return 1u + o->side;
+    return o->kind == KTPU_CLOP_GEMM ? 3u : 0u;
 }
 
 /* The current tile's values the instructions use, once per tile (not per

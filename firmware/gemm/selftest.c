@@ -68,6 +68,7 @@ struct tcase {
                                5 C over A, 6 C over BT, 7 A outside DRAM (refused by the firmware) */
     int stuck;
     unsigned l1, acc;       /* planner capacities (0: the hardware's): small ones force many tiles */
+    unsigned ring;          /* a uniform plan's ring of encoded instructions (0: the service's) */
 };
 
 static void put_rows16(uint32_t off, uint32_t ld, const uint16_t *x, uint32_t rows, uint32_t cols)
@@ -143,6 +144,7 @@ static void run_case(const struct tcase *t, unsigned seed)
     opt.l1_depth = t->l1;
     opt.acc_depth = t->acc;
     opt.no_window_check = t->bad == 4;
+    opt.ring = t->ring;
     unsigned st = ktpu_gemm_run(job, &opt);
     unsigned f0 = fails;
     CHECK(st == t->expect && job[KTPU_JOB_STATUS_WORD] == t->expect, "%s: status %s, expected %s", t->name,
@@ -206,26 +208,33 @@ static void run_case(const struct tcase *t, unsigned seed)
 int main(void)
 {
     static const struct tcase cases[] = {
-        /* name, M, K, N, format, JOB_CLUSTERS, expected, inf, bad, stuck, L1, ACC */
-        {"8x64x16 FP16, all clusters", 8, 64, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0},
-        {"8x96x12 MXFP7 (-64 elements), 1 cluster", 8, 96, 12, KTPU_FMT_MX, 1, KTPU_JOBST_DONE, 0, 0, 0, 0, 0},
-        {"12x32x8 FP16, one K block (unfusable emit)", 12, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0},
+        /* name, M, K, N, format, JOB_CLUSTERS, expected, inf, bad, stuck, L1, ACC, ring */
+        {"8x64x16 FP16, all clusters", 8, 64, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
+        {"8x96x12 MXFP7 (-64 elements), 1 cluster", 8, 96, 12, KTPU_FMT_MX, 1, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
+        {"12x32x8 FP16, one K block (unfusable emit)", 12, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
         /* small planner capacities: 2-sub-tile tiles over all clusters, K
          * chunks of 1-2 blocks through both L1 halves, BT resident and
          * switching column blocks (L1 8) or streamed (L1 4) */
-        {"16x96x12 MXFP7, ACC 2, L1 8: many tiles", 16, 96, 12, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 8, 2},
-        {"8x96x8 MXFP7, ACC 2, L1 4: BT streamed", 8, 96, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 4, 2},
-        {"8x64x8 FP16 with an Inf (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 0},
-        {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0},
-        {"K = 48", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 2, 0, 0, 0},
-        {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0},
-        {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0},
-        {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0},
-        {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0},
-        {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0},
-        {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0},
+        {"16x96x12 MXFP7, ACC 2, L1 8: many tiles", 16, 96, 12, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 8, 2, 0},
+        {"8x96x8 MXFP7, ACC 2, L1 4: BT streamed", 8, 96, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 4, 2, 0},
+        /* 2x2-group tiles of a 16x16 C on all clusters: a uniform plan (one
+         * stream moved per cluster) whose ring of encoded instructions holds
+         * one, or two: the clusters in lockstep, or the fastest held two
+         * instructions ahead of the slowest (the case above is uniform with
+         * the full ring) */
+        {"16x32x16 MXFP7, ACC 4, L1 16: uniform, ring 1", 16, 32, 16, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 1},
+        {"16x32x16 FP16, ACC 4, L1 16: uniform, ring 2", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 2},
+        {"8x64x8 FP16 with an Inf (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 0, 0},
+        {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0, 0},
+        {"K = 48", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 2, 0, 0, 0, 0},
+        {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0, 0},
+        {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0, 0},
+        {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0, 0},
+        {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0, 0},
+        {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0, 0},
+        {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
         /* last: the stuck cluster stays stuck */
-        {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0},
+        {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0, 0},
     };
     ktpu_gemm_init();
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i], 1 + i);

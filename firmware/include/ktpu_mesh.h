@@ -22,23 +22,29 @@ static inline uint32_t ktpu_mesh_hdr(unsigned dx, unsigned dy, unsigned sx, unsi
            KTPU_FIELD(FLIT_LAST, last);
 }
 
-/* Compose and send one flit: header and payload words 0..7 (the SoC holds
- * the store while the previous flit has not left). Stores written out, no
- * loop: this is the issue path. */
-static inline void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS])
+/* Compose and send one flit: header and payload words 0..7, word
+ * CI_BASE_WORD plus delta (a uniform plan's instruction moved to another
+ * cluster's tile, ktpu_plan.h; 0 sends w as it is). The SoC holds the store
+ * while the previous flit has not left. Stores written out, no loop: this is
+ * the issue path. */
+static inline void ktpu_mesh_send_moved(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS], uint32_t delta)
 {
     volatile uint32_t *tx = &KTPU_REG_AT(MESH_TX0, 0);
+#if KTPU_CI_BASE_WORD != 5
+#error "ktpu_mesh_send_moved adds delta to payload word 5"
+#endif
     tx[0] = hdr;
     tx[1] = w[0];
     tx[2] = w[1];
     tx[3] = w[2];
     tx[4] = w[3];
     tx[5] = w[4];
-    tx[6] = w[5];
+    tx[6] = w[5] + delta;
     tx[7] = w[6];
     tx[8] = w[7];
     KTPU_REG(MESH_TX_SEND) = 1;
 }
+static inline void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS]) { ktpu_mesh_send_moved(hdr, w, 0); }
 /* If a flit waits: read it into *hdr and w, free the receive register,
  * return 1. (Words are moved one by one, never through memcpy: picolibc's
  * size-optimised memcpy goes a byte at a time, and this is the hot path.) */
@@ -107,8 +113,14 @@ static inline int ktpu_cl_credit(const struct ktpu_clset *s, unsigned c)
     return s->cl[c].outstanding < KTPU_NODE_IQ_DEPTH;
 }
 
-/* Sends instruction w to cluster c (caller checked ktpu_cl_credit). */
-void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t tag);
+/* Sends instruction w to cluster c (caller checked ktpu_cl_credit), its
+ * base word plus delta (ktpu_mesh_send_moved). */
+void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t delta,
+                         uint32_t tag);
+static inline void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t tag)
+{
+    ktpu_cl_issue_moved(s, c, w, 0, tag);
+}
 
 /* One completion if one arrived: 1 and *d filled; 0 nothing; -1 a flit that
  * is no completion of ours (counted in stray, dropped). */

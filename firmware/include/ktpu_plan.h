@@ -13,7 +13,13 @@
  *   STATUS                                            (the barrier)
  *
  * See docs/gemm.md for why each part is safe (the double-buffer argument)
- * and for a worked example. Split-K across clusters is not planned. */
+ * and for a worked example. Split-K across clusters is not planned.
+ *
+ * A uniform plan (every cluster the same number of whole tiles, its range
+ * one translate of cluster 0's) lets the service compute one stream:
+ * cluster c's instruction i is cluster 0's with the base word moved by
+ * ktpu_plan_shift (tests/fw checks it against c's own stream, word for
+ * word, on every uniform plan). */
 #ifndef KTPU_FW_PLAN_H
 #define KTPU_FW_PLAN_H
 
@@ -45,6 +51,9 @@ struct ktpu_plan {
     unsigned nk_max;         /* the other K chunks (L1 half capacity; the last may be shorter) */
     int b_resident;          /* BT of one column block stays in L1 B for all its tiles */
     uint32_t bpb;            /* source bytes per 32-element block: 64 FP16, 32 MXFP7 */
+    int uniform;             /* see above: ntiles a multiple of the clusters, no edge
+                                tiles, and a cluster's tiles per column block dividing
+                                (or a multiple of) the column block's */
 };
 
 /* One instruction of the plan. kind is KTPU_CLOP_FILL, _GEMM or _STATUS;
@@ -99,6 +108,18 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
 
 /* The cluster's next instruction: 1 and *op filled, or 0 after its STATUS. */
 int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op);
+
+/* Where cluster cl's stream lies against cluster 0's in a uniform plan:
+ * its first tile (row block bm, column block bn) and the byte offset d[sel]
+ * added to the base word (CI_BASE_WORD) of each instruction, sel from
+ * ktpu_plan_shift_sel: 0 none (STATUS), 1 a FILL of A, 2 a FILL of BT,
+ * 3 a GEMM's C. */
+struct ktpu_plan_shift {
+    uint32_t d[4];
+    unsigned bm, bn;
+};
+void ktpu_plan_shift(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_shift *s);
+unsigned ktpu_plan_shift_sel(const struct ktpu_plan_op *o);
 
 /* a / b (b > 0), exactly, without a hardware divide where a table of
  * reciprocals or a shift does it (exported for the host test). */

@@ -50,7 +50,8 @@ void ktpu_clset_new_epoch(struct ktpu_clset *s)
     s->epoch = (uint8_t)((s->epoch + 1u) & (KTPU_FLIT_TXN_MASK >> (KTPU_FLIT_TXN_LSB + KTPU_CL_SLOT_BITS)));
 }
 
-void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t tag)
+void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t delta,
+                         uint32_t tag)
 {
     /* the lowest free slot of a 4-bit busy mask */
     static const uint8_t first_free[16] = {0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 0};
@@ -61,7 +62,7 @@ void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WO
     cl->op[k] = (uint8_t)KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]);
     cl->tag[k] = tag;
     if (!cl->outstanding++) cl->since = ktpu_mtime();
-    ktpu_mesh_send(hdr, w);
+    ktpu_mesh_send_moved(hdr, w, delta);
 }
 
 int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)

@@ -8,9 +8,10 @@ mkdir -p "$out"
 srcs="tests/fw/plan_test.c firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c"
 names=("" "emit on the first K chunk" "acc bit never set" "A always in L1 half 0"
        "resident BT half not flipped" "a cluster drops its last tile" "K chunk one block past the L1 half"
-       "tile up to twice the accumulator" "C column offset 4 bytes per group" "BT fill ignores the chunk's K offset")
+       "tile up to twice the accumulator" "C column offset 4 bytes per group" "BT fill ignores the chunk's K offset"
+       "uniform with edge tiles or misaligned ranges" "shift's C column offset 4 bytes per group")
 killed=0; total=0
-for n in $(seq 1 9); do
+for n in $(seq 1 11); do
     total=$((total + 1))
     if ! "$cc" "$@" -DKTPU_PLAN_MUTANT=$n -o "$out/plan_mut$n" $srcs; then
         echo "mutant $n (${names[$n]}): does not build"; continue

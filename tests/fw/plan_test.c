@@ -204,6 +204,42 @@ static long check_plan(const struct ktpu_plan *p)
     return n_ops;
 }
 
+/* A uniform plan: every cluster's own stream (checked above) must be
+ * cluster 0's with each base word moved by ktpu_plan_shift, word for word,
+ * and the shift's first tile must be the cluster's own. */
+static long uniform_plans;
+static void check_uniform(const struct ktpu_plan *p)
+{
+    if (!p->uniform) return;
+    uniform_plans++;
+    for (unsigned cl = 1; cl < p->cfg.clusters; cl++) {
+        struct ktpu_plan_cursor lead, own;
+        struct ktpu_plan_op lo, oo;
+        struct ktpu_plan_shift sh;
+        ktpu_plan_cursor_init(p, 0, &lead);
+        ktpu_plan_cursor_init(p, cl, &own);
+        ktpu_plan_shift(p, cl, &sh);
+        CHECK(sh.bm == own.bm && sh.bn == own.bn, "cluster %u: shift starts at tile (%u,%u), the stream at (%u,%u)",
+              cl, sh.bm, sh.bn, own.bm, own.bn);
+        for (long i = 0;; i++) {
+            int more = ktpu_plan_next(p, &lead, &lo), more_own = ktpu_plan_next(p, &own, &oo);
+            CHECK(more == more_own, "cluster %u: its stream has %s instructions than cluster 0's", cl,
+                  more_own ? "more" : "fewer");
+            if (!more || !more_own) break;
+            uint32_t wl[KTPU_CI_WORDS], wo[KTPU_CI_WORDS];
+            ktpu_plan_encode(&lo, wl);
+            ktpu_plan_encode(&oo, wo);
+            wl[KTPU_CI_BASE_WORD] += sh.d[ktpu_plan_shift_sel(&lo)];
+            if (memcmp(wl, wo, sizeof wl)) {
+                CHECK(0, "cluster %u: instruction %ld (%s) is not cluster 0's shifted (base 0x%x, want 0x%x)", cl,
+                      i, ktpu_clop_name(oo.kind), wl[KTPU_CI_BASE_WORD], wo[KTPU_CI_BASE_WORD]);
+                break;
+            }
+            checks++;
+        }
+    }
+}
+
 static void cfg_default(struct ktpu_plan_cfg *c, uint32_t m, uint32_t n, uint32_t k, unsigned fmt,
                         unsigned clusters)
 {
@@ -235,9 +271,11 @@ static void run(const struct ktpu_plan_cfg *cfg, int show)
     CHECK(e == KTPU_PLAN_OK, "plan refused: %s", ktpu_plan_err_name(e));
     if (e != KTPU_PLAN_OK) return;
     long n = check_plan(&p);
+    check_uniform(&p);
     if (show && verbose)
         printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks %u..%u of %u, B %s, %ld instructions\n", buf, p.gm,
                p.gn, p.ntiles, p.nk_first, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n);
+    if (show && verbose && p.uniform) printf("  %-34s uniform: one stream, shifted per cluster\n", "");
 }
 
 static void test_refusals(void)
@@ -434,6 +472,7 @@ int main(int argc, char **argv)
     }
     if (verbose) printf("random large shapes: 40 plans\n");
 
+    if (verbose) printf("uniform plans checked against every cluster's own stream: %ld\n", uniform_plans);
     printf("plan test: %ld checks, %ld failed\n", checks, fails);
     return fails ? 1 : 0;
 }

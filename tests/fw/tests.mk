@@ -37,7 +37,7 @@ TEST_CMD.fw_gemm_selftest := $(KTPU_SIM) $(GEMM_ST_ELF)
 TEST_DEPS += $(KTPU_SIM) $(GEMM_ST_ELF)
 
 # make regress: the self-test on 1 and 4 clusters, and on broken planners.
-GEMM_MUTANTS := 1 2 5 8 9
+GEMM_MUTANTS := 1 2 5 8 9 11
 GEMM_MUT_ELFS := $(foreach n,$(GEMM_MUTANTS),$(FW_DIR)/mut/ktpu_gemm_selftest_m$(n).elf)
 REGRESS_DEPS += $(GEMM_ST_ELF) $(GEMM_MUT_ELFS) $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 REGRESS_CMDS += $(KTPU_SIM1) $(GEMM_ST_ELF) ;

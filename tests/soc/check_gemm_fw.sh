@@ -3,7 +3,8 @@
 # The built-in GEMM firmware (build/fw/ktpu_gemm.elf) on the co-simulator:
 # small shapes, a padded odd shape and 64x128x64 on 1, 2 and 4 clusters,
 # FP16 and pre-quantised operands, clusters held off the mesh at random,
-# jobs refused against the memory window. ktpu-sim checks every announced tile bit
+# jobs refused against the memory window, both memory agents of the
+# 4-cluster machine in use. ktpu-sim checks every announced tile bit
 # for bit against the C reference, coverage, canaries and flags, and exits
 # 0 only if all of that held and the job is JOBST_DONE.
 set -u
@@ -33,6 +34,21 @@ run "36x96x20 lowrank, 1 cluster" --clusters 1 --gemm-gen 36x96x20 --dist lowran
 # and drains arrive late and out of their usual order.
 run "64x128x64 FP16, 2 clusters held 50%" --gemm-gen 64x128x64 --cluster-hold 50 --seed 21
 run "128x64x96 pre-quantised, 4 clusters held 30%" --clusters 4 --gemm-gen 128x64x96 --preq --cluster-hold 30 --seed 22
+# Uniform plans (whole tiles, every cluster the same share): one instruction
+# stream, each cluster's copy moved to its own tiles; held clusters let the
+# others run ahead of them in the stream.
+uniform() {  # uniform DESCRIPTION ktpu-sim-args...: run, and the plan must be uniform
+  local desc=$1; shift
+  run "$desc" "$@"
+  if ! "$b/ktpu-sim" --max-cycles 3000000 "$@" 2>&1 </dev/null | grep -q "(uniform: one stream"; then
+    ok=$((ok - 1)); echo "FAIL $desc: the plan was not uniform"
+  fi
+}
+uniform "128x128x128 FP16, 2 clusters, uniform" --gemm-gen 128x128x128 --seed 23
+uniform "256x64x256 pre-quantised, 4 clusters held 50%, uniform" --clusters 4 --gemm-gen 256x64x256 --preq --cluster-hold 50 --seed 24
+# one cluster held most of the time: the others run ahead of it by the
+# whole ring of encoded instructions (RING in firmware/gemm/ktpu_gemm.c)
+uniform "128x256x512 FP16, cluster 0 of 2 held 85%, uniform" --gemm-gen 128x256x512 --cluster-hold 85 --hold-only 0 --seed 25
 
 # The memory window, read by the firmware (MEM_WIN_BASE/LIMIT): 64x128x64
 # FP16 puts A at 0x1000 (16 KiB), BT at 0x5000 (16 KiB), C from 0x9100 with
@@ -55,7 +71,27 @@ refuse() {  # refuse DESCRIPTION PATTERN ktpu-sim-args...
 refuse "window from a byte into A" "A outside the memory window (0x1000)" --gemm-gen 64x128x64 --mem-window 4097,47328
 refuse "window a byte short of C" "C outside the memory window (0x9100)" --gemm-gen 64x128x64 --mem-window 4096,47327
 refuse "window ending where BT starts" "BT outside the memory window (0x5000)" --gemm-gen 64x128x64 --mem-window 0,20480
-refuse "window from BT on" "A outside the memory window" --clusters 4 --gemm-gen 64x128x64 --mem-window 20480,16777216
+# on 4 clusters (two memory agents) C straddles the middle, 0x800000, BT follows
+refuse "window of the upper half, 4 clusters" "A outside the memory window (0x1000)" --clusters 4 --gemm-gen 64x128x64 --mem-window 8388608,16777216
+
+# Two memory agents (ktpu-sim-4): each read and write burst goes to the agent
+# of its offset's top bit. A sits below the middle, C across it, BT above,
+# so each agent reads (A, BT) and writes (C's lower rows, its upper rows).
+ports() {  # ports DESCRIPTION ktpu-sim-args...
+  local desc=$1; shift
+  n=$((n + 1))
+  local out rc line
+  out=$("$b/ktpu-sim" --clusters 4 --max-cycles 3000000 "$@" 2>&1 </dev/null); rc=$?
+  line=$(grep -m1 '^DRAM beats:' <<<"$out")
+  if [ $rc -eq 0 ] && grep -q "GEMM passed" <<<"$out" &&
+     grep -Eq "agent 0's port [1-9][0-9]* read, [1-9][0-9]* written; agent 1's port [1-9][0-9]* read, [1-9][0-9]* written" <<<"$line"; then
+    ok=$((ok + 1)); echo "ok   $desc: $line"
+  else
+    echo "FAIL $desc: status $rc, want both agents reading and writing: $line"
+    grep -E 'MISMATCH|FAIL|error|time-out' <<<"$out" | head -5
+  fi
+}
+ports "two ports: A below the middle, C across it, BT above" --gemm-gen 64x128x64 --preq --seed 31
 
 echo "GEMM firmware on ktpu-sim: $ok of $n runs passed"
 [ $ok -eq $n ]
