@@ -35,7 +35,7 @@ static struct {
     uint8_t ready[MAXC], plan_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
     uint32_t tiles_done[MAXC], tiles_announced[MAXC];
     unsigned ann_bm[MAXC], ann_bn[MAXC];   /* the next tile to announce, as row and column block */
-    uint32_t ctr[MAXC][8];
+    volatile uint32_t *job;            /* the job block being run */
     unsigned jobst;
     uint32_t detail, addr, flags_out;
     int nonfinite_told;
@@ -56,7 +56,6 @@ static void clear_job_state(void)
     for (unsigned c = 0; c < MAXC; c++) {
         R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
         R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = R.pos[c] = 0;
-        for (unsigned i = 0; i < 8; i++) R.ctr[c][i] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = R.uniform = R.lead_done = 0;
@@ -132,7 +131,10 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
     }
     if (d->op == KTPU_CLOP_STATUS && !(d->tag & TAG_CLEAR)) {
         uint32_t fl = d->w[KTPU_CD_FLAGS_WORD];
-        for (unsigned i = 1; i < 8; i++) R.ctr[c][i] = d->w[i];
+        /* straight into the job block: a cluster's final STATUS is written
+         * once, while the others still drain, not copied again at the end */
+        volatile uint32_t *slot = R.job + KTPU_JOB_CL_WORD + 8 * c;
+        for (unsigned i = 1; i < 8; i++) slot[i] = d->w[i];
         R.flags_out |= KTPU_FIELD_GET(CD_FLAGS_NUM, fl);
         R.status_ok[c] = 1;
         if (fl & KTPU_CD_FLAGS_WRERR_MASK)
@@ -157,7 +159,8 @@ static unsigned finish(volatile uint32_t *job, unsigned ncl, uint32_t t0)
     job[KTPU_JOB_CYCLES_WORD] = cycles;
     job[KTPU_JOB_FLAGS_OUT_WORD] = R.flags_out;
     for (unsigned c = 0; c < ncl; c++)
-        for (unsigned i = 1; i < 8; i++) job[KTPU_JOB_CL_WORD + 8 * c + i] = R.ctr[c][i];
+        if (!R.status_ok[c])   /* no final STATUS came: no counters */
+            for (unsigned i = 1; i < 8; i++) job[KTPU_JOB_CL_WORD + 8 * c + i] = 0;
     if (R.jobst == KTPU_JOBST_DONE && R.flags_out) {
         R.jobst = KTPU_JOBST_NUMERIC;
         printf("gemm: NUMERIC: C is written, but sticky flags are set: %s\n",
@@ -271,6 +274,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 
     if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
     R.t0 = t0;
+    R.job = job;
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
     uint32_t bad_value = 0;

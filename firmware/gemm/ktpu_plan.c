@@ -63,19 +63,6 @@ const char *ktpu_plan_err_name(enum ktpu_plan_err e)
 #define CPU_PER_INSTR 350u   /* measured (docs/gemm.md): plan + encode ~150, send ~80, completion ~110 */
 #define GEMM_START 40u
 
-/* K chunk (blocks) when BT is resident. Every tile of a column block then
- * uses one K partition (the resident layout is chunk-major), so the first
- * tile's chunks are the rest's: short, so that the first sweep starts after
- * one chunk's fill rather than the whole K's, but long enough that a
- * chunk's sweep (sub-tiles x nk cycles) covers the CPU's two instructions
- * per chunk (FILL A, GEMM) for every cluster with a tile. A power of two
- * (at most lim). */
-static unsigned resident_chunk(unsigned ncl, unsigned sub, unsigned lim)
-{
-    unsigned need = ncl * 2u * CPU_PER_INSTR, nk = 1;
-    while (nk < lim && (uint64_t)umax(sub, KTPU_ACC_REUSE_MIN) * nk < need) nk <<= 1;
-    return umin(nk, lim);
-}
 /* Written once for two widths: 32-bit when the job is small enough that no
  * term can overflow (gmt * gnt * nkb < 2^19 sub-tile steps: every term is
  * below ~4200 times that), which is most jobs and several times cheaper on
@@ -92,7 +79,6 @@ static unsigned resident_chunk(unsigned ncl, unsigned sub, unsigned lim)
         int bres = (uint64_t)gn * p->nkb <= half;                                                  \
         unsigned nk_max = umin(p->nkb, a_nk);                                                      \
         if (!bres) nk_max = umin(nk_max, udiv(half, gn));                                          \
-        else nk_max = resident_chunk(umin(ncl, tiles), gm * gn, nk_max);                          \
         T chunks = cdiv(p->nkb, nk_max) + (!bres && p->nkb > nk_max); /* + the short first */      \
         T sweep = tpc * ((T)umax(gm * gn, KTPU_ACC_REUSE_MIN) * p->nkb + sub * 2 + chunks * GEMM_START); \
         T a_beats = tpc * gm * p->nkb * bpe;                                                       \
@@ -240,17 +226,15 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
      * one half of L1 B (the other half takes the next column block's). */
     p->b_resident = (uint64_t)p->gn * p->nkb <= half;
     p->nk_max = umin(p->nkb, udiv(half, p->gm));
+    /* K chunks of nk_max blocks (the last takes the rest), as long as the L1
+     * halves allow, also a cluster's first: a GEMM streams its K passes as
+     * the FILLs land (docs/node.md), so a long first chunk does not delay
+     * the first sweep, and fewer chunks are fewer instructions (256x256x256
+     * MXFP7 on 1 cluster: 36.7k cycles with chunks of 2 blocks, 35.9k with
+     * one of 8; 128x2048x128 on 2 clusters, streamed BT with a first chunk
+     * of a quarter: 37.8k, of a whole: 36.7k). */
     if (!p->b_resident) p->nk_max = umin(p->nk_max, udiv(half, p->gn));
-    else p->nk_max = resident_chunk(umin(cfg->clusters, p->ntiles), p->gm * p->gn, p->nk_max);
     if (MUT(6)) p->nk_max++;
-    /* K chunks: nk_max blocks each (the last takes the rest). Only the
-     * first tile of a cluster with streamed BT starts with a short chunk
-     * (a quarter), so its first sweep starts after a quarter of the fill: a
-     * resident BT is laid out chunk-major for one partition shared by all
-     * tiles of its column block, and every further chunk costs a FILL and a
-     * GEMM of CPU time (measured: 256x256x256 MXFP7 on 2 clusters, chunks
-     * 2+6 blocks: 33.3k cycles, one chunk of 8: 28.6k). */
-    p->nk_first = p->b_resident ? p->nk_max : umax(1u, p->nk_max / 4);
     unsigned tpc = udiv(p->ntiles, cfg->clusters);
     p->uniform = tpc * cfg->clusters == p->ntiles && p->gm * p->ntm == p->gmt && p->gn * p->ntn == p->gnt &&
                  (udiv(p->ntm, tpc) * tpc == p->ntm || udiv(tpc, p->ntm) * p->ntm == tpc);
@@ -303,7 +287,7 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
     cur->bn = udiv(cur->tile, p->ntm);
     cur->bm = cur->tile - cur->bn * p->ntm;
     cur->kb0 = 0;
-    cur->nk = umin(p->nk_first, p->nkb);   /* the first tile */
+    cur->nk = umin(p->nk_max, p->nkb);
     cur->step = 0;
     cur->a_half = 0;
     cur->b_half = 1;
@@ -339,18 +323,10 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
     o->fmt = cfg->fmt;
     unsigned a_off = (MUT(3) ? 0 : cur->a_half) * half;
 
+    /* BT first: it is the larger fill of a tile (gn >= gm) and the one the
+     * clusters share the most, so its stream starts first */
     if (cur->step == 0) {
-        o->kind = KTPU_CLOP_FILL;
-        o->side = 0;
-        o->off = a_off;
-        o->gm = gm;
-        o->base = cur->a_row + cur->kb0 * p->bpb;
-        o->stride = cfg->lda;
         cur->step = 1;
-        return 1;
-    }
-    if (cur->step == 1) {
-        cur->step = 2;
         if (p->b_resident && cur->kb0 == 0) {
             cur->b_fill = bn != cur->b_col;
             if (cur->b_fill) {
@@ -367,6 +343,16 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
             o->stride = cfg->ldb;
             return 1;
         }
+    }
+    if (cur->step == 1) {
+        o->kind = KTPU_CLOP_FILL;
+        o->side = 0;
+        o->off = a_off;
+        o->gm = gm;
+        o->base = cur->a_row + cur->kb0 * p->bpb;
+        o->stride = cfg->lda;
+        cur->step = 2;
+        return 1;
     }
     /* step 2: the sweep */
     o->kind = KTPU_CLOP_GEMM;

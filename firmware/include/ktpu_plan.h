@@ -6,9 +6,9 @@
  * constant memory. Every cluster's stream is
  *
  *   for each C tile given to it (column-block major):
- *     for each K chunk [kb0, kb1) (nk_max blocks; see nk_first):
- *       FILL A chunk -> L1 A half (alternating per chunk)
+ *     for each K chunk [kb0, kb1) (nk_max blocks, the last the rest):
  *       FILL B chunk -> L1 B (resident: once per column block; else a half)
+ *       FILL A chunk -> L1 A half (alternating per chunk)
  *       GEMM  acc = (chunk > 0), emit = (last chunk)      tile at TOFF 0
  *   STATUS                                            (the barrier)
  *
@@ -47,7 +47,6 @@ struct ktpu_plan {
     unsigned gm, gn;         /* tile size in sub-tile groups (edge tiles smaller) */
     unsigned ntm, ntn;       /* tiles down M, across N */
     unsigned ntiles;
-    unsigned nk_first;       /* first K chunk of a cluster's first tile (streamed BT: a short prologue) */
     unsigned nk_max;         /* the other K chunks (L1 half capacity; the last may be shorter) */
     int b_resident;          /* BT of one column block stays in L1 B for all its tiles */
     uint32_t bpb;            /* source bytes per 32-element block: 64 FP16, 32 MXFP7 */
@@ -80,7 +79,7 @@ struct ktpu_plan_cursor {
     unsigned g0, h0, gm, gn;              /* ... its origin and size in groups (edge tiles smaller) */
     uint32_t a_row, b_row, c_at;          /* ... its first A row, BT row and C element (bytes) */
     unsigned kb0, nk;                     /* current chunk */
-    unsigned step;                        /* 0 FILL A, 1 FILL B, 2 GEMM */
+    unsigned step;                        /* 0 FILL B, 1 FILL A, 2 GEMM */
     unsigned a_half;                      /* parity of the next A (and streamed B) chunk */
     unsigned b_half;                      /* resident B buffer in use */
     unsigned b_col;                       /* column block whose BT is resident, or ~0 */

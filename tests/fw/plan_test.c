@@ -273,8 +273,8 @@ static void run(const struct ktpu_plan_cfg *cfg, int show)
     long n = check_plan(&p);
     check_uniform(&p);
     if (show && verbose)
-        printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks %u..%u of %u, B %s, %ld instructions\n", buf, p.gm,
-               p.gn, p.ntiles, p.nk_first, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n);
+        printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks of %u of %u, B %s, %ld instructions\n", buf, p.gm,
+               p.gn, p.ntiles, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n);
     if (show && verbose && p.uniform) printf("  %-34s uniform: one stream, shifted per cluster\n", "");
 }
 
@@ -400,8 +400,8 @@ static int show(char **v)
     c.ldc = 2 * c.n;
     enum ktpu_plan_err e = ktpu_plan_init(&p, &c);
     if (e != KTPU_PLAN_OK) { printf("refused: %s\n", ktpu_plan_err_name(e)); return 1; }
-    printf("tile %u x %u sub-tile groups, %u x %u tiles, K chunks from %u up to %u of %u blocks, BT %s\n", p.gm, p.gn,
-           p.ntm, p.ntn, p.nk_first, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed");
+    printf("tile %u x %u sub-tile groups, %u x %u tiles, K chunks of %u of %u blocks, BT %s\n", p.gm, p.gn,
+           p.ntm, p.ntn, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed");
     for (unsigned cl = 0; cl < c.clusters; cl++) {
         struct ktpu_plan_cursor cur;
         struct ktpu_plan_op o;
