@@ -320,7 +320,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     uint32_t limit = opt && opt->timeout ? opt->timeout
                                          : (1u << 20) + 16u * R.plan.gm * R.plan.gn * R.plan.nk_max;
     /* a uniform plan: one cursor, a shift per cluster */
-    R.uniform = R.plan.uniform && ncl > 1 && !(opt && opt->no_uniform);
+    R.uniform = R.plan.uniform && ncl > 1;
     R.ring = opt && opt->ring && opt->ring < RING && !(opt->ring & (opt->ring - 1)) ? opt->ring : RING;
     for (unsigned c = 0; c < ncl; c++) {
         if (R.uniform) {

@@ -18,7 +18,6 @@ struct ktpu_gemm_opts {
     unsigned acc_depth;    /* test only: plan for a smaller accumulator; 0 = KTPU_ACC_DEPTH */
     unsigned tile_gm, tile_gn;   /* the tile in sub-tile groups; 0 = the planner's choice */
     int no_window_check;   /* test only: operands outside MEM_WIN_* reach the agent (the HWERR path) */
-    int no_uniform;        /* test and bench: a cursor per cluster even when the plan is uniform */
     unsigned ring;         /* test only: a uniform plan's ring of encoded instructions, 1, 2, 4 or 8
                               entries (the fastest cluster at most that far ahead); 0 = 16 */
 };

@@ -38,7 +38,7 @@
 // acknowledged. So requests take effect as if in arrival order. One read's MEM_DATA leave in its
 // walk order (K-block-major), which the node's streaming start relies on.
 // No deadlock (docs/noc.md): DRAM responses are always accepted (rf has a
-// reserved slot for every read issued, write acks only bump counters), and
+// reserved slot for every read issued; write responses are dropped), and
 // consuming a request never needs the request plane; it needs only the
 // response plane, which every endpoint drains unconditionally.
 `default_nettype none
@@ -361,8 +361,11 @@ module ktpu_mem_agent #(
     end
   end
 
-  // Pending write acks: {dx, dy, txn, status, beats}, answered once DRAM has
-  // acknowledged that many write beats (acks come back in issue order).
+  // Write acks due: {dx, dy, txn, status, beats}. The front end pushes one
+  // when its burst's last beat has been accepted by DRAM (FWData takes a
+  // flit only in the cycle DRAM takes its beat), and DRAM applies a write
+  // when it accepts it: a request anyone makes after the ack sees it. Its
+  // write responses, a read latency later, are not waited for.
   localparam int AW = 4 + 4 + 8 + 4 + 9;
   logic          aq_push, aq_pop, aq_empty, aq_full;
   logic [AW-1:0] aq_head;
@@ -621,10 +624,11 @@ module ktpu_mem_agent #(
   end
 
   // ==== DRAM responses ===========================================================
-  // Always accepted: read data has a credited slot in rf; write acks count.
+  // Always accepted: read data has a credited slot in rf; write responses are
+  // dropped (a burst is acknowledged when DRAM accepts it; a job's write-back
+  // beats are counted).
   logic          rf_push, rf_empty, rf_full;
   logic [255:0]  rf_head;
-  logic [11:0]   wack_cnt_q;       // write acks not yet answered: <= 5 bursts x 510 beats
   logic [31:0]   job_acked_q;
   logic          wack_dec;
   logic [8:0]    aqh_beats;
@@ -731,7 +735,6 @@ module ktpu_mem_agent #(
       qdone_v_q  <= 1'b0;
       nf_count_q <= 32'd0;
       nf_addr_q  <= 32'd0;
-      wack_cnt_q <= 12'd0;
     end else begin
       if (qo_valid && qo_ready && !qo_job) qd_v_q <= 1'b1;
       else if (qd_take) qd_v_q <= 1'b0;
@@ -745,8 +748,6 @@ module ktpu_mem_agent #(
       else if (job_fin) job_q <= 1'b0;
       if (job_fin) qdone_v_q <= 1'b1;
       else if (qdone_take) qdone_v_q <= 1'b0;
-      wack_cnt_q <= wack_cnt_q + 12'(dram_rsp_valid_i && dram_rsp_tag_i == TagWr)
-                    - (wack_dec ? 12'(aqh_beats) : 12'd0);
     end
   end
   always_ff @(posedge clk_i) begin
@@ -783,7 +784,7 @@ module ktpu_mem_agent #(
   logic [3:0]   aqh_dx, aqh_dy, aqh_code;
   logic [7:0]   aqh_txn;
   assign {aqh_dx, aqh_dy, aqh_txn, aqh_code} = aq_head[AW-1:9];
-  assign wack_dec = !aq_empty && (wack_cnt_q >= 12'(aqh_beats)) && (!wack_v_q || wack_take);
+  assign wack_dec = !aq_empty && (!wack_v_q || wack_take);
   assign aq_pop   = wack_dec;
   always_ff @(posedge clk_i) begin
     if (rst_i) wack_v_q <= 1'b0;
@@ -880,8 +881,6 @@ module ktpu_mem_agent #(
     if (!rst_i) begin
       assert (!(rf_push && rf_full)) else $error("ktpu_mem_agent: read data without a credit");
       assert (!(!rf_empty && mf_empty)) else $error("ktpu_mem_agent: read data without its name");
-      assert (!(dram_rsp_valid_i && dram_rsp_tag_i == TagWr && wack_cnt_q == 12'hFFF))
-        else $error("ktpu_mem_agent: write-ack counter overflow");
     end
   end
 `endif

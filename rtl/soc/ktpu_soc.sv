@@ -1,6 +1,6 @@
 // ktpu_soc: the whole machine (SPEC §7, §9): the sequencer (ktpu_soc_seq:
 // CPU, local RAM, MMIO, DRAM window) on a mesh of two planes (ktpu_mesh,
-// request and response, docs/noc.md) with the memory agent and Clusters
+// request and response, docs/noc.md) with MemPorts memory agents and Clusters
 // cluster nodes. 1 + MemPorts DRAM ports leave the SoC: the CPU's window
 // and one per memory agent (ktpu_dram in simulation, memory controllers
 // behind an interconnect on an FPGA).

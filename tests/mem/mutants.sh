@@ -30,7 +30,7 @@ mutants=(
   "agent_write_overtakes_reads|rtl/mem/ktpu_mem_agent.sv|s/FWWait: if \(wr_clear\) fs_q <= FWData;/FWWait: fs_q <= FWData;/"
   "agent_write_overtakes_streams|rtl/mem/ktpu_mem_agent.sv|s/if \(st_act\[s\] && st_lo_q\[s\] < wr_hi_q && wr_lo_q < st_hi_q\[s\]\) wr_clear/if (1'b0) wr_clear/"
   "agent_nonfinite_tag_dropped|rtl/mem/ktpu_mem_agent.sv|s/\{qo_entry, 5'd0, qo_nf, qo_lane/{qo_entry, 5'd0, 1'b0, qo_lane/"
-  "agent_write_ack_early|rtl/mem/ktpu_mem_agent.sv|s/\(wack_cnt_q >= 12'\(aqh_beats\)\)/1'b1/"
+  "agent_write_ack_before_data|rtl/mem/ktpu_mem_agent.sv|s/assign aq_push = \(fs_q == FWAck\) && !aq_full;/assign aq_push = (fs_q == FWWait) \&\& wr_clear \&\& !aq_full;/"
   "agent_output_no_hold|rtl/mem/ktpu_mem_agent.sv|s/assign load_out = !out_v_q \|\| rsp_ready_i;/assign load_out = 1'b1;/"
   "agent_iter_entry_count|rtl/mem/ktpu_mem_iter.sv|s/entry_q   <= entry_q \+ mid_de_q;/entry_q   <= entry_q + 16'd1;/"
   "agent_iter_row_major_reads|rtl/mem/ktpu_mem_iter.sv|s/<= (four_lanes_i|four_q) \? /<= 1'b0 ? /g"

@@ -25,6 +25,12 @@ static uint64_t cyc;
 static long checks, fails;
 static uint32_t rng = 1;
 static int ncl = 2;
+#ifndef NODE_CLUSTERS
+#define NODE_CLUSTERS 2
+#endif
+#ifndef NODE_MEM_PORTS
+#define NODE_MEM_PORTS 1   // 2: a second agent serves the upper 8 MiB (node_top MemPorts)
+#endif
 static bool bench;
 static FILE *csv;
 static int cl_x[4], cl_y[4];
@@ -220,7 +226,9 @@ static void rnd_mx(int8_t *q, uint8_t *s, int rows, int k) {
 }
 
 struct Region { uint32_t a, bt, c; };
-static const uint32_t WinLimit = 0x00800000;
+// the agents' window: the lower 8 MiB, or with two agents up to 14 MiB (the
+// upper half's refusals come from the second agent)
+static const uint32_t WinLimit = NODE_MEM_PORTS > 1 ? 0x00E00000 : 0x00800000;
 
 // Straight GEMM on cluster set cls (split by M), FP16 or MX operands.
 static void gemm_test(const char *name, int M, int K, int N, int mx, int nsplit, int kchunks, int first_cl,
@@ -309,8 +317,11 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
     std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
     std::vector<uint32_t> tile(M * N);
     std::vector<uint16_t> c(M * N);
-    const uint32_t A = 0x200000, BT = 0x300000, C = 0x400000;
     const uint32_t lda = K, ldc = 2 * N;
+    // two agents: every cluster streams all of BT, so BT lies across the
+    // middle (half its rows through each agent), A below (agent 0), C above
+    const uint32_t A = 0x200000, BT = NODE_MEM_PORTS > 1 ? 0x800000 - (uint32_t)(N / 2) * lda : 0x300000;
+    const uint32_t C = NODE_MEM_PORTS > 1 ? 0xC00000 : 0x400000;
     rnd_mx(qa.data(), sa.data(), M, K);
     rnd_mx(qb.data(), sb.data(), N, K);
     put_mx(A, lda, qa.data(), sa.data(), M, K);
@@ -744,13 +755,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 10; i++) tick();
     top->rst_i = 0;
     svSetScope(svGetScopeFromName("TOP.node_top.u_dram"));
-#ifndef NODE_CLUSTERS
-#define NODE_CLUSTERS 2
-#endif
+
     ncl = NODE_CLUSTERS;
     {   // cluster places, in the order of the Kinds parameter (node_top)
-        static const int px[3][4] = {{0}, {0, 1}, {2, 0, 1, 2}}, py[3][4] = {{1}, {1, 1}, {0, 1, 1, 1}};
-        int k = ncl == 1 ? 0 : ncl == 2 ? 1 : 2;
+        static const int px[4][4] = {{0}, {0, 1}, {2, 0, 1, 2}, {2, 3, 0, 2}};
+        static const int py[4][4] = {{1}, {1, 1}, {0, 1, 1, 1}, {0, 0, 1, 1}};
+        int k = ncl == 1 ? 0 : ncl == 2 ? 1 : NODE_MEM_PORTS > 1 ? 3 : 2;
         for (int c = 0; c < ncl; c++) { cl_x[c] = px[k][c]; cl_y[c] = py[k][c]; }
     }
     int q = ncl > 1 ? 1 : 0;

@@ -1,12 +1,15 @@
 `default_nettype none
 // Bench top for the cluster node: two mesh planes (request, response) of
-// Width x Height, the memory agent on the DRAM model, a cluster node on every
-// NODE_CLUSTER place, and the CPU place's four link ends brought out to the
-// C++ harness, which plays the CPU (instructions in, completions out).
+// Width x Height, a memory agent on every NODE_MEM place (MemPorts of them,
+// each on its own port of the DRAM model; the second at (NODE_MEM1_X,
+// NODE_MEM1_Y) serves the upper half, as in ktpu_soc), a cluster node on
+// every NODE_CLUSTER place, and the CPU place's four link ends brought out to
+// the C++ harness, which plays the CPU (instructions in, completions out).
 module node_top #(
   parameter int               Width  = 2,
   parameter int               Height = 2,
-  parameter logic [4*256-1:0] Kinds  = 1024'h3321
+  parameter logic [4*256-1:0] Kinds  = 1024'h3321,
+  parameter int               MemPorts = 1
 ) (
   input  wire          clk_i,
   input  wire          rst_i,
@@ -44,12 +47,18 @@ module node_top #(
     .node_out_valid_o(rs_out_v), .node_out_ready_i(rs_out_r), .node_out_flit_o(rs_out_f),
     .stray_o(stray_rs_o));
 
-  logic         dq_v, dq_r, dq_w, dr_v, dr_r;
-  logic [23:0]  dq_a;
-  logic [255:0] dq_d, dr_d;
-  logic [31:0]  dq_s;
-  logic [7:0]   dq_t, dr_t;
-  ktpu_dram #(.Ports(1), .AddrBits(24)) u_dram (
+  // agent p on DRAM port p
+  localparam int P = MemPorts;
+  logic [P-1:0]     dq_v, dq_r, dq_w, dr_v, dr_r;
+  logic [P*24-1:0]  dq_a;
+  logic [P*256-1:0] dq_d, dr_d;
+  logic [P*32-1:0]  dq_s;
+  logic [P*8-1:0]   dq_t, dr_t;
+  function automatic int mem_index(int n);   // agents before place n
+    mem_index = 0;
+    for (int i = 0; i < n; i++) if (Kinds[4*i +: 4] == 4'(ktpu_pkg::NODE_MEM)) mem_index++;
+  endfunction
+  ktpu_dram #(.Ports(P), .AddrBits(24)) u_dram (
     .clk_i(clk_i), .rst_i(rst_i),
     .req_valid_i(dq_v), .req_ready_o(dq_r), .req_write_i(dq_w), .req_addr_i(dq_a),
     .req_wdata_i(dq_d), .req_wstrb_i(dq_s), .req_tag_i(dq_t),
@@ -58,22 +67,24 @@ module node_top #(
   for (genvar n = 0; n < N; n++) begin : gen_node
     localparam logic [3:0] Kind = Kinds[4*n +: 4];
     if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
-      ktpu_node #(.X(n % Width), .Y(n / Width)) u_node (
+      ktpu_node #(.X(n % Width), .Y(n / Width), .MemPorts(MemPorts), .PortBit(23)) u_node (
         .clk_i(clk_i), .rst_i(rst_i),
         .rq_in_valid_i(rq_out_v[n]), .rq_in_ready_o(rq_out_r[n]), .rq_in_flit_i(rq_out_f[288*n +: 288]),
         .rq_out_valid_o(rq_in_v[n]), .rq_out_ready_i(rq_in_r[n]), .rq_out_flit_o(rq_in_f[288*n +: 288]),
         .rs_in_valid_i(rs_out_v[n]), .rs_in_ready_o(rs_out_r[n]), .rs_in_flit_i(rs_out_f[288*n +: 288]),
         .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[288*n +: 288]));
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
+      localparam int A = mem_index(n);
       /* verilator lint_off PINCONNECTEMPTY */
       ktpu_mem_agent #(.X(n % Width), .Y(n / Width)) u_mem (
         .clk_i(clk_i), .rst_i(rst_i),
         .req_valid_i(rq_out_v[n]), .req_ready_o(rq_out_r[n]), .req_flit_i(rq_out_f[288*n +: 288]),
         .rsp_valid_o(rs_in_v[n]), .rsp_ready_i(rs_in_r[n]), .rsp_flit_o(rs_in_f[288*n +: 288]),
-        .dram_req_valid_o(dq_v), .dram_req_ready_i(dq_r), .dram_req_write_o(dq_w),
-        .dram_req_addr_o(dq_a), .dram_req_wdata_o(dq_d), .dram_req_wstrb_o(dq_s),
-        .dram_req_tag_o(dq_t), .dram_rsp_valid_i(dr_v), .dram_rsp_ready_o(dr_r),
-        .dram_rsp_rdata_i(dr_d), .dram_rsp_tag_i(dr_t),
+        .dram_req_valid_o(dq_v[A]), .dram_req_ready_i(dq_r[A]), .dram_req_write_o(dq_w[A]),
+        .dram_req_addr_o(dq_a[24*A +: 24]), .dram_req_wdata_o(dq_d[256*A +: 256]),
+        .dram_req_wstrb_o(dq_s[32*A +: 32]), .dram_req_tag_o(dq_t[8*A +: 8]),
+        .dram_rsp_valid_i(dr_v[A]), .dram_rsp_ready_o(dr_r[A]),
+        .dram_rsp_rdata_i(dr_d[256*A +: 256]), .dram_rsp_tag_i(dr_t[8*A +: 8]),
         .win_base_i(32'd0), .win_limit_i(win_limit_i),
         .win_err_count_o(), .bad_req_count_o(), .nonfinite_count_o(), .nonfinite_addr_o());
       /* verilator lint_on PINCONNECTEMPTY */
