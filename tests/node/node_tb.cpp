@@ -755,7 +755,6 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 10; i++) tick();
     top->rst_i = 0;
     svSetScope(svGetScopeFromName("TOP.node_top.u_dram"));
-
     ncl = NODE_CLUSTERS;
     {   // cluster places, in the order of the Kinds parameter (node_top)
         static const int px[4][4] = {{0}, {0, 1}, {2, 0, 1, 2}, {2, 3, 0, 2}};
