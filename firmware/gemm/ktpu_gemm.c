@@ -146,8 +146,9 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
     }
 }
 
-static unsigned finish(volatile uint32_t *job, unsigned ncl, uint32_t t0)
+static unsigned finish(unsigned ncl, uint32_t t0)
 {
+    volatile uint32_t *job = R.job;
     /* every cluster but those whose final STATUS CLEAR answered */
     R.dirty = ~0u;
     for (unsigned c = 0; c < ncl; c++)
@@ -225,6 +226,12 @@ static int wait_flit(uint32_t limit)
     }
 }
 
+/* The completion tag an instruction of the plan carries. */
+static uint32_t op_tag(const struct ktpu_plan_op *o)
+{
+    return o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0;
+}
+
 /* Cluster c's next instruction into R.next_w[c] (the CPU does this while
  * the clusters work, so that a freed credit is used at once). */
 static void prepare(unsigned c)
@@ -235,7 +242,7 @@ static void prepare(unsigned c)
         return;
     }
     ktpu_plan_encode(o, R.next_w[c]);
-    R.next_tag[c] = o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0;
+    R.next_tag[c] = op_tag(o);
     R.ready[c] = 1;
 }
 
@@ -259,7 +266,7 @@ static int produce(unsigned ncl)
     unsigned e = R.lead_n & (R.ring - 1u);
     ktpu_plan_encode(o, R.ring_w[e]);
     R.ring_sel[e] = (uint8_t)ktpu_plan_shift_sel(o);
-    R.ring_tag[e] = o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0;
+    R.ring_tag[e] = (uint8_t)op_tag(o);
     R.lead_n++;
     return 1;
 }
@@ -285,7 +292,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     if (R.present < 0 || why) {
         if (why) bad_job(why, bad_value);
         R.jobst = KTPU_JOBST_BADJOB;
-        return finish(job, 0, t0);
+        return finish(0, t0);
     }
     R.cs.n = ncl;
     R.cs.stray = 0;
@@ -315,7 +322,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     if (pe != KTPU_PLAN_OK) {
         bad_job(ktpu_plan_err_name(pe), 0);
         R.jobst = KTPU_JOBST_BADJOB;
-        return finish(job, 0, t0);
+        return finish(0, t0);
     }
     uint32_t limit = opt && opt->timeout ? opt->timeout
                                          : (1u << 20) + 16u * R.plan.gm * R.plan.gn * R.plan.nk_max;
@@ -399,7 +406,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         R.detail = KTPU_FIELD(JOB_DETAIL_CLUSTER, timed_out) | KTPU_FIELD(JOB_DETAIL_OP, op);
         printf("gemm: TIMEOUT: cluster %d (%u,%u) answered nothing for %lu cycles (%s outstanding)\n", timed_out,
                R.cs.cl[timed_out].x, R.cs.cl[timed_out].y, (unsigned long)limit, ktpu_clop_name(op));
-        return finish(job, ncl, t0);
+        return finish(ncl, t0);
     }
     if (stop) {
         /* an error stopped the plan: a STATUS barrier on every cluster that
@@ -419,7 +426,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         }
     }
     if (R.cs.stray) printf("gemm: %lu flits that were no completion of ours were dropped\n", (unsigned long)R.cs.stray);
-    unsigned st = finish(job, ncl, t0);
+    unsigned st = finish(ncl, t0);
     if (st == KTPU_JOBST_DONE && !(opt && opt->quiet)) {
         uint32_t cyc = job[KTPU_JOB_CYCLES_WORD];
         uint64_t macs = (uint64_t)cfg.m * cfg.n * cfg.k, peak = (uint64_t)cyc * 512u * ncl;
