@@ -593,7 +593,7 @@ int main(int argc, char **argv)
         t.agent_wr[0] = top->agent_wr_beats_o;
         t.agent_rd[1] = top->agent1_rd_beats_o;
         t.agent_wr[1] = top->agent1_wr_beats_o;
-        t.mem_ports = top->mem_ports_o;
+        t.mem_ports = KTPU_SIM_MEM_PORTS;
         t.cpu_rd = top->cpu_rd_beats_o;
         t.cpu_wr = top->cpu_wr_beats_o;
         t.stray_rq = top->stray_rq_o;

@@ -42,9 +42,7 @@ module ktpu_sim_top #(
   output logic [63:0]      agent1_rd_beats_o,  // agent 1's (0 with one agent)
   output logic [63:0]      agent1_wr_beats_o,
   output logic [63:0]      cpu_rd_beats_o,
-  output logic [63:0]      cpu_wr_beats_o,
-  output logic [31:0]      clusters_o,
-  output logic [31:0]      mem_ports_o
+  output logic [63:0]      cpu_wr_beats_o
 );
 `ifdef KTPU_GLBL
   glbl glbl ();   // the vendor DSP48E2 model reaches glbl.GSR (DSP48E2_MODEL=...)
@@ -111,8 +109,6 @@ module ktpu_sim_top #(
   assign agent_wr_beats_o  = wr_beats[1];
   assign agent1_rd_beats_o = MemPorts > 1 ? rd_beats[P-1] : 64'd0;
   assign agent1_wr_beats_o = MemPorts > 1 ? wr_beats[P-1] : 64'd0;
-  assign clusters_o  = 32'(Clusters);
-  assign mem_ports_o = 32'(MemPorts);
 
 endmodule
 
