@@ -28,7 +28,9 @@ static struct {
      * a ring; cluster c sends entry pos[c] with its base word moved by
      * shift[c] */
     int uniform, lead_done;
-    unsigned lead_n, pos[MAXC], ring;   /* ring: entries in use, a power of two <= RING */
+    unsigned lead_n, lo, pos[MAXC], ring;   /* entries encoded, the slowest cluster's (a bound),
+                                                each cluster's sent; ring: entries in use, a power
+                                                of two <= RING */
     struct ktpu_plan_shift shift[MAXC];
     uint32_t ring_w[RING][KTPU_CI_WORDS];
     uint8_t ring_sel[RING], ring_tag[RING];
@@ -40,8 +42,9 @@ static struct {
     uint32_t detail, addr, flags_out;
     int nonfinite_told;
     /* where the CPU's cycles go (mcycle): before the first instruction,
-     * encoding, sending, completions; the rest of the loop is waiting */
-    uint32_t t_start, t_prep, t_send, t_done, n_prep, n_send, n_done;
+     * and waiting for a completion with nothing else to do (the rest is
+     * busy); instructions encoded, sent, completions taken */
+    uint32_t t_start, t_wait, n_prep, n_send, n_done;
     /* the job's phases (mcycle from its start): a GEMM's CL_DONE comes when
      * its sweep starts, so the first one per cluster ends its prologue and
      * the last one starts the tail */
@@ -59,8 +62,8 @@ static void clear_job_state(void)
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = R.uniform = R.lead_done = 0;
-    R.lead_n = 0;
-    R.t_start = R.t_prep = R.t_send = R.t_done = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
+    R.lead_n = R.lo = 0;
+    R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
     R.jobst = KTPU_JOBST_DONE;
 }
 
@@ -85,18 +88,26 @@ static void hw_error(unsigned c, unsigned op, unsigned code, uint32_t addr, cons
 static void announce(unsigned c, uint32_t job_flags)
 {
     const struct ktpu_plan *p = &R.plan;
-    for (; R.tiles_announced[c] < R.tiles_done[c]; R.tiles_announced[c]++) {
-        unsigned g0 = R.ann_bm[c] * p->gm, h0 = R.ann_bn[c] * p->gn;
-        unsigned gm = p->gmt - g0 < p->gm ? p->gmt - g0 : p->gm, gn = p->gnt - h0 < p->gn ? p->gnt - h0 : p->gn;
-        if (++R.ann_bm[c] == p->ntm) {   /* the plan's tile order: column-block major */
-            R.ann_bm[c] = 0;
-            R.ann_bn[c]++;
+    /* in locals: the mailbox stores are volatile and could alias R */
+    unsigned n = R.tiles_done[c] - R.tiles_announced[c], bm = R.ann_bm[c], bn = R.ann_bn[c];
+    unsigned tgm = p->gm, tgn = p->gn, ntm = p->ntm, gmt = p->gmt, gnt = p->gnt;
+    int tell = (job_flags & KTPU_JOB_FLAGS_TILE_MBOX_MASK) != 0;
+    R.tiles_announced[c] = R.tiles_done[c];
+    for (; n; n--) {
+        if (tell) {
+            unsigned g0 = bm * tgm, h0 = bn * tgn;
+            unsigned gm = gmt - g0 < tgm ? gmt - g0 : tgm, gn = gnt - h0 < tgn ? gnt - h0 : tgn;
+            KTPU_REG(MBOX_ARG0) = KTPU_FIELD(MBOX_TILE_HI, 4 * g0) | KTPU_FIELD(MBOX_TILE_LO, 4 * h0);
+            KTPU_REG(MBOX_ARG1) = KTPU_FIELD(MBOX_TILE_HI, 4 * gm) | KTPU_FIELD(MBOX_TILE_LO, 4 * gn);
+            KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
         }
-        if (!(job_flags & KTPU_JOB_FLAGS_TILE_MBOX_MASK)) continue;
-        KTPU_REG(MBOX_ARG0) = KTPU_FIELD(MBOX_TILE_HI, 4 * g0) | KTPU_FIELD(MBOX_TILE_LO, 4 * h0);
-        KTPU_REG(MBOX_ARG1) = KTPU_FIELD(MBOX_TILE_HI, 4 * gm) | KTPU_FIELD(MBOX_TILE_LO, 4 * gn);
-        KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
+        if (++bm == ntm) {   /* the plan's tile order: column-block major */
+            bm = 0;
+            bn++;
+        }
     }
+    R.ann_bm[c] = bm;
+    R.ann_bn[c] = bn;
 }
 
 /* An error completion, named (kept out of completion()'s common path). */
@@ -134,7 +145,13 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
         /* straight into the job block: a cluster's final STATUS is written
          * once, while the others still drain, not copied again at the end */
         volatile uint32_t *slot = R.job + KTPU_JOB_CL_WORD + 8 * c;
-        for (unsigned i = 1; i < 8; i++) slot[i] = d->w[i];
+        slot[1] = d->w[1];   /* written out: a loop over volatile stores costs 3x */
+        slot[2] = d->w[2];
+        slot[3] = d->w[3];
+        slot[4] = d->w[4];
+        slot[5] = d->w[5];
+        slot[6] = d->w[6];
+        slot[7] = d->w[7];
         R.flags_out |= KTPU_FIELD_GET(CD_FLAGS_NUM, fl);
         R.status_ok[c] = 1;
         if (fl & KTPU_CD_FLAGS_WRERR_MASK)
@@ -197,8 +214,6 @@ int ktpu_gemm_init(void)
     return R.present;
 }
 
-/* Cluster c has an instruction encoded for it, or its plan goes on. */
-static int has_next(unsigned c) { return R.uniform ? R.pos[c] != R.lead_n : R.ready[c]; }
 static int left_to_send(unsigned c)
 {
     return R.uniform ? R.pos[c] != R.lead_n || !R.lead_done : R.ready[c] || !R.plan_done[c];
@@ -244,20 +259,23 @@ static void prepare(unsigned c)
     ktpu_plan_encode(o, R.next_w[c]);
     R.next_tag[c] = op_tag(o);
     R.ready[c] = 1;
+    R.n_prep++;
 }
 
-/* A uniform plan's next instruction into the ring, when the fastest
- * cluster has sent all it holds (so the ring keeps one instruction encoded
- * ahead of it) and the slowest is fewer than RING behind. Returns 1 if it
- * encoded one. */
+/* A uniform plan's next instruction into the ring, if the slowest cluster
+ * is fewer than ring entries behind. Returns 1 if it encoded one. */
 static int produce(unsigned ncl)
 {
-    unsigned lo = R.lead_n, hi = 0;
-    for (unsigned c = 0; c < ncl; c++) {
-        if (R.pos[c] < lo) lo = R.pos[c];
-        if (R.pos[c] > hi) hi = R.pos[c];
+    if (R.lead_done) return 0;
+    if (R.lead_n - R.lo >= R.ring) {
+        /* R.lo, the slowest cluster's position, only rises: looked up
+         * again only when the ring seems full */
+        unsigned lo = R.lead_n;
+        for (unsigned c = 0; c < ncl; c++)
+            if (R.pos[c] < lo) lo = R.pos[c];
+        R.lo = lo;
+        if (R.lead_n - lo >= R.ring) return 0;
     }
-    if (R.lead_done || hi != R.lead_n || R.lead_n - lo >= R.ring) return 0;
     struct ktpu_plan_op *o = &R.op;
     if (!ktpu_plan_next(&R.plan, &R.cur[0], o)) {
         R.lead_done = 1;
@@ -268,7 +286,50 @@ static int produce(unsigned ncl)
     R.ring_sel[e] = (uint8_t)ktpu_plan_shift_sel(o);
     R.ring_tag[e] = (uint8_t)op_tag(o);
     R.lead_n++;
+    R.n_prep++;
     return 1;
+}
+
+/* Cluster c's next instruction, encoded now if it is not yet: its words,
+ * and the base word's move and the completion tag it is sent with; NULL
+ * when c's stream cannot go on (its plan is done, or, uniform, the ring is
+ * full behind the slowest cluster). */
+static const uint32_t *next_for(unsigned c, unsigned ncl, uint32_t *delta, uint32_t *tag)
+{
+    if (R.uniform) {
+        if (R.pos[c] == R.lead_n && !produce(ncl)) return 0;
+        unsigned e = R.pos[c]++ & (R.ring - 1u);
+        *delta = R.shift[c].d[R.ring_sel[e]];
+        *tag = R.ring_tag[e];
+        return R.ring_w[e];
+    }
+    if (!R.ready[c]) {
+        if (R.plan_done[c]) return 0;
+        prepare(c);
+        if (!R.ready[c]) return 0;
+    }
+    R.ready[c] = 0;
+    *delta = 0;
+    *tag = R.next_tag[c];
+    return R.next_w[c];
+}
+
+/* With nothing to send and nothing arrived: the next instruction of one
+ * cluster encoded ahead (so that a freed credit is used at once). Returns
+ * 1 if it encoded one. */
+static int encode_ahead(unsigned ncl)
+{
+    if (R.uniform) {   /* one entry ahead of the fastest cluster */
+        for (unsigned c = 0; c < ncl; c++)
+            if (R.pos[c] == R.lead_n) return produce(ncl);
+        return 0;
+    }
+    for (unsigned c = 0; c < ncl; c++)
+        if (!R.ready[c] && !R.plan_done[c]) {
+            prepare(c);
+            return 1;
+        }
+    return 0;
 }
 
 static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
@@ -346,31 +407,32 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         ktpu_cl_issue(&R.cs, 0, w, 0);
     }
 
-    /* Every cluster's FIFO kept full, one instruction per cluster in turn
-     * (so each cluster's first FILLs leave before any cluster's later
-     * ones); every waiting completion taken; then each cluster's next
-     * instruction encoded ahead. The time-out is checked only when a pass
-     * found nothing to do. */
+    /* Every cluster's FIFO kept full: rounds of one step per cluster in
+     * turn, a step being its instructions up to its next GEMM (so a
+     * cluster's first sweep waits for no other cluster's encoding, and each
+     * cluster's first FILLs leave before any cluster's later ones), each
+     * encoded as it is sent; every waiting completion taken; with nothing
+     * to do, one instruction encoded ahead, else a wait for the next flit
+     * (the time-out is checked only there). */
     int stop = 0, timed_out = -1;
     for (;;) {
-        int sent = 0, done = 0, prep = 0;
-        uint32_t ta = ktpu_read_mcycle();
-        for (unsigned c = 0; c < ncl && !stop; c++)
-            if (has_next(c) && ktpu_cl_credit(&R.cs, c)) {
+        int sent = 0, done = 0;
+        for (int round = 1; round && !stop;) {
+            round = 0;
+            for (unsigned c = 0; c < ncl; c++) {
+                uint32_t delta, tag;
                 const uint32_t *w0;
-                if (R.uniform) {   /* the ring's, moved to this cluster's tiles */
-                    unsigned e = R.pos[c]++ & (R.ring - 1u);
-                    w0 = R.ring_w[e];
-                    ktpu_cl_issue_moved(&R.cs, c, w0, R.shift[c].d[R.ring_sel[e]], R.ring_tag[e]);
-                } else {
-                    w0 = R.next_w[c];
-                    ktpu_cl_issue(&R.cs, c, w0, R.next_tag[c]);
-                    R.ready[c] = 0;
+                while (ktpu_cl_credit(&R.cs, c) && (w0 = next_for(c, ncl, &delta, &tag))) {
+                    if (!R.t_start) R.t_start = ktpu_read_mcycle() - t0;
+                    ktpu_cl_issue_moved(&R.cs, c, w0, delta, tag);
+                    round = 1;
+                    sent++;
+                    unsigned op = KTPU_FIELD_GET(CI_OP_CODE, w0[KTPU_CI_OP_WORD]);
+                    if (op == KTPU_CLOP_STATUS) R.status_sent[c] = 1;
+                    if (op != KTPU_CLOP_FILL) break;
                 }
-                if (KTPU_FIELD_GET(CI_OP_CODE, w0[KTPU_CI_OP_WORD]) == KTPU_CLOP_STATUS) R.status_sent[c] = 1;
-                sent++;
             }
-        uint32_t tb = ktpu_read_mcycle();
+        }
         int r;
         while ((r = ktpu_cl_poll(&R.cs, &d)) != 0) {
             done++;
@@ -378,25 +440,16 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
             completion(&d, j[KTPU_JOB_FLAGS_WORD]);
             if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
         }
-        uint32_t tc = ktpu_read_mcycle();
-        if (R.uniform && !stop)
-            prep += produce(ncl);
-        for (unsigned c = 0; c < ncl && !stop && !R.uniform; c++)
-            if (!R.ready[c] && !R.plan_done[c]) {
-                prepare(c);
-                prep++;
-            }
-        uint32_t td = ktpu_read_mcycle();
-        if (sent) R.t_send += tb - ta, R.n_send += sent;
-        if (done) R.t_done += tc - tb, R.n_done += done;
-        if (prep) R.t_prep += td - tc, R.n_prep += prep;
-        if (!R.t_start) R.t_start = ta - t0;
+        R.n_send += sent;
+        R.n_done += done;
         /* the last completion ends the loop at once (no further pass) */
-        int did = sent || done || prep;
-        if ((done || !did) && all_done(ncl, stop)) break;
-        if (did) continue;
-        /* nothing to send or prepare: only a completion can change that */
-        if ((timed_out = wait_flit(limit)) >= 0) break;
+        if ((done || !sent) && all_done(ncl, stop)) break;
+        if (sent || done || (!stop && encode_ahead(ncl))) continue;
+        /* nothing to send or encode: only a completion can change that */
+        uint32_t tw = ktpu_read_mcycle();
+        timed_out = wait_flit(limit);
+        R.t_wait += ktpu_read_mcycle() - tw;
+        if (timed_out >= 0) break;
     }
     if (timed_out >= 0) {
         unsigned op = 0;
@@ -435,12 +488,11 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                (unsigned long)cfg.m, (unsigned long)cfg.k, (unsigned long)cfg.n,
                cfg.fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn,
                R.uniform ? " (uniform: one stream, moved per cluster)" : "", (unsigned long)cyc, pm / 10, pm % 10);
-        uint32_t busy = R.t_start + R.t_prep + R.t_send + R.t_done;
-        printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded in %lu, %lu sent in %lu, "
-               "%lu completions in %lu; busy %lu%% of the job\n",
-               (unsigned long)R.t_start, (unsigned long)R.n_prep, (unsigned long)R.t_prep, (unsigned long)R.n_send,
-               (unsigned long)R.t_send, (unsigned long)R.n_done, (unsigned long)R.t_done,
-               (unsigned long)(cyc ? 100u * (uint64_t)busy / cyc : 0));
+        uint32_t busy = cyc > R.t_wait ? cyc - R.t_wait : 0;
+        printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded, %lu sent, "
+               "%lu completions, %lu cycles waiting; busy %lu%% of the job\n",
+               (unsigned long)R.t_start, (unsigned long)R.n_prep, (unsigned long)R.n_send, (unsigned long)R.n_done,
+               (unsigned long)R.t_wait, (unsigned long)(cyc ? 100u * (uint64_t)busy / cyc : 0));
         printf("gemm: phases: first instruction at %lu, first sweep at", (unsigned long)R.t_start);
         for (unsigned c = 0; c < ncl; c++) printf(" %lu", (unsigned long)R.t_first_sweep[c]);
         printf(" (cluster 0..%u, 0: no tile), last sweep from %lu, done at %lu\n", ncl - 1,
