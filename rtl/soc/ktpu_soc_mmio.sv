@@ -198,7 +198,9 @@ module ktpu_soc_mmio #(
         sim_exit_valid_o <= 1'b1;
         sim_exit_be_o    <= be_i;
       end
-      if (rd && off == ktpu_pkg::MMIO_UART_RX_OFFSET) rx_valid_q <= 1'b0;
+      // a read pops only the byte it returns: a poll of the empty register
+      // in the cycle a byte arrives must not drop that byte
+      if (rd && off == ktpu_pkg::MMIO_UART_RX_OFFSET && rx_valid_q) rx_valid_q <= 1'b0;
       if (wr) begin
         unique case (off)
           ktpu_pkg::MMIO_UART_TX_OFFSET:      tx_valid_q <= 1'b1;
@@ -208,7 +210,7 @@ module ktpu_soc_mmio #(
           end
           ktpu_pkg::MMIO_MBOX_CMD_OFFSET:     mbox_valid_o <= 1'b1;
           ktpu_pkg::MMIO_MESH_TX_SEND_OFFSET: mtx_valid_q <= 1'b1;
-          ktpu_pkg::MMIO_MESH_RX_POP_OFFSET:  mrx_valid_q <= 1'b0;
+          ktpu_pkg::MMIO_MESH_RX_POP_OFFSET:  if (mrx_valid_q) mrx_valid_q <= 1'b0;   // as UART_RX
           ktpu_pkg::MMIO_MTIME_LO_OFFSET:     mtime_q[31:0] <= wdata_i;
           ktpu_pkg::MMIO_MTIME_HI_OFFSET:     mtime_q[63:32] <= wdata_i;
           ktpu_pkg::MMIO_MTIMECMP_LO_OFFSET:  mtimecmp_q[31:0] <= wdata_i;

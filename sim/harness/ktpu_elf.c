@@ -39,8 +39,8 @@ static const struct ktpu_elf_region *find(const struct ktpu_elf_region *r, int n
     return NULL;
 }
 
-int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions,
-                      int n_regions, uint32_t *entry, char *err, size_t err_len)
+int ktpu_elf_segments(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions, int n_regions,
+                      struct ktpu_elf_seg *seg, int max, uint32_t *entry, char *err, size_t err_len)
 {
     if (size < 52 || memcmp(img, "\177ELF", 4) != 0) return fail(err, err_len, "not an ELF file");
     if (img[4] != 1) return fail(err, err_len, "not a 32-bit ELF (class %u)", img[4]);
@@ -53,7 +53,7 @@ int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_reg
     *entry = rd32(img + 24);
     if (phentsize < 32 || (uint64_t)phoff + (uint64_t)phnum * phentsize > (uint64_t)size)
         return fail(err, err_len, "program header table outside the file");
-    int loaded = 0;
+    int n = 0;
     for (uint32_t i = 0; i < phnum; i++) {
         const uint8_t *ph = img + phoff + i * phentsize;
         if (rd32(ph) != PT_LOAD) continue;
@@ -67,11 +67,24 @@ int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_reg
         if (!r)
             return fail(err, err_len, "segment %u at 0x%08x (0x%x bytes) is outside memory", i,
                         (unsigned)paddr, (unsigned)memsz);
-        for (uint32_t b = 0; b < memsz; b++)
-            r->sink(r->ctx, paddr + b, b < filesz ? img[off + b] : 0);
-        loaded++;
+        if (n == max) return fail(err, err_len, "more than %d loadable segments", max);
+        seg[n].paddr = paddr, seg[n].filesz = filesz, seg[n].memsz = memsz, seg[n].data = img + off;
+        seg[n].region = r;
+        n++;
     }
-    if (!loaded) return fail(err, err_len, "no loadable segment");
+    if (!n) return fail(err, err_len, "no loadable segment");
+    return n;
+}
+
+int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions,
+                      int n_regions, uint32_t *entry, char *err, size_t err_len)
+{
+    struct ktpu_elf_seg seg[KTPU_ELF_MAX_SEGS];
+    int n = ktpu_elf_segments(img, size, regions, n_regions, seg, KTPU_ELF_MAX_SEGS, entry, err, err_len);
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++)
+        for (uint32_t b = 0; b < seg[i].memsz; b++)
+            seg[i].region->sink(seg[i].region->ctx, seg[i].paddr + b, b < seg[i].filesz ? seg[i].data[b] : 0);
     return 0;
 }
 

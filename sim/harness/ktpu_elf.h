@@ -33,6 +33,18 @@ struct ktpu_elf_region {
 int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n_regions,
                   uint32_t *entry, char *err, size_t err_len);
 
+/* An ELF's loadable segments (PT_LOAD with bytes in memory), each checked
+ * to lie inside one region: at most max into seg, in file order. Returns
+ * their number, or -1 with a one-line reason in err. */
+#define KTPU_ELF_MAX_SEGS 64
+struct ktpu_elf_seg {
+    uint32_t paddr, filesz, memsz;   /* zeros from filesz up to memsz */
+    const uint8_t *data;             /* filesz bytes, inside the image */
+    const struct ktpu_elf_region *region;
+};
+int ktpu_elf_segments(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions, int n_regions,
+                      struct ktpu_elf_seg *seg, int max, uint32_t *entry, char *err, size_t err_len);
+
 /* The same from an ELF image already in memory (what ktpu_elf_load does
  * after reading the file; tests/fuzz feeds it directly). */
 int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions,

@@ -9,9 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <memory>
+#include <poll.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "Vktpu_sim_top.h"
 #include "Vktpu_sim_top__Dpi.h"
@@ -46,6 +49,7 @@ const char *kUsage =
     "usage: ktpu-sim [options] PROGRAM.elf\n"
     "       ktpu-sim [options] --gemm A.npy BT.npy -o C.npy\n"
     "       ktpu-sim [options] --gemm-gen MxKxN [--dist D] [-o C.npy]\n"
+    "       ktpu-sim [options] --boot [--uart-in IMAGE | --uart-pty FILE]\n"
     "Runs PROGRAM on the simulated KohakuTPU SoC (RV32IM CPU, 128 KiB RAM at 0,\n"
     "MMIO at 0x10000000, DRAM at 0x80000000, the mesh with the memory agent and\n"
     "the clusters) from reset. UART output goes to stdout; the exit status is the\n"
@@ -58,7 +62,16 @@ const char *kUsage =
     "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
     "  --lockstep         check every retired instruction against the C model\n"
-    "  --uart-in FILE     bytes fed to the UART receiver, in order\n"
+    "  --uart-in FILE     bytes fed to the UART receiver, in order, as it takes them\n"
+    "  --uart-pty FILE    bridge the UART to a new pseudo-terminal, whose path is\n"
+    "                     written to FILE (for ktpu-upload --port); the clock\n"
+    "                     starts when its first byte arrives (at most 60 s);\n"
+    "                     UART output goes to the terminal and to stdout\n"
+    "  --boot             run the boot image instead of a program: the UART\n"
+    "                     bootloader and the built-in firmware under it\n"
+    "                     (fw/ktpu_boot.elf, fw/ktpu_gemm_resident.elf beside this\n"
+    "                     program, SPEC 9.1, docs/boot.md); with --gemm or\n"
+    "                     --gemm-gen the built-in firmware then runs the GEMM\n"
     "  --stats            print cycles, instructions and CPI to stderr at the end\n"
     "  --clusters N       run the machine with N clusters: 1, 2 (this default) or 4\n"
     "                     (1 and 2: one memory agent; 4: two, each with its own DRAM\n"
@@ -120,7 +133,8 @@ const char *kUsage =
     "numeric flags; 124, 125 as above.\n";
 
 struct Options {
-    const char *elf = nullptr, *trace = nullptr, *uart_in = nullptr;
+    const char *elf = nullptr, *trace = nullptr, *uart_in = nullptr, *uart_pty = nullptr;
+    bool boot = false;
     uint64_t max_cycles = kDefaultMaxCycles;
     uint64_t seed = 1;
     long dram_latency = -1;
@@ -180,6 +194,10 @@ Options parse(int argc, char **argv)
             o.dram_latency = (long)num(a, v, 1, 100000); i++;
         } else if (!std::strcmp(a, "--uart-in")) {
             o.uart_in = file(a, v); i++;
+        } else if (!std::strcmp(a, "--uart-pty")) {
+            o.uart_pty = file(a, v); i++;
+        } else if (!std::strcmp(a, "--boot")) {
+            o.boot = true;
         } else if (!std::strcmp(a, "--lockstep")) {
             o.lockstep = true;
         } else if (!std::strcmp(a, "--stats")) {
@@ -240,13 +258,16 @@ Options parse(int argc, char **argv)
         }
     }
     if (o.gemm_a && o.gen) die("%s", "--gemm and --gemm-gen exclude each other");
+    if (o.uart_in && o.uart_pty) die("%s", "--uart-in and --uart-pty exclude each other");
+    if (o.boot && o.elf) die("a program (%s) and --boot were both given: --boot runs the boot image", o.elf);
+    if (o.boot && o.firmware) die("%s", "--boot runs the boot image's built-in firmware: --firmware does not apply");
     if (o.gemm()) {
         if (o.elf) die("a program (%s) and a GEMM were both given: the GEMM runs the firmware of --firmware", o.elf);
         if (o.gemm_a && !o.out_c) die("%s", "--gemm needs -o C.npy");
     } else {
         if (o.out_c || o.preq || o.firmware || o.csv || o.corrupt_row >= 0 || o.use_clusters)
             die("%s", "-o, --preq, --firmware, --csv, --use-clusters and --test-corrupt-ref need --gemm or --gemm-gen");
-        if (!o.elf) die("%s", "no program given (see --help)");
+        if (!o.elf && !o.boot) die("%s", "no program given (see --help)");
     }
     return o;
 }
@@ -273,6 +294,57 @@ private:
     ktpu_rng rng_;
     unsigned left_[KTPU_SIM_CLUSTERS] = {};
     uint32_t held_ = 0;
+};
+
+// ---- the UART's far end: nothing, a file (--uart-in) or a pseudo-terminal
+// (--uart-pty) ----
+class UartLink {
+public:
+    ~UartLink()
+    {
+        if (in_) std::fclose(in_);
+        if (pty_ >= 0) close(pty_);
+    }
+    void open_file(const char *path)
+    {
+        in_ = std::fopen(path, "rb");
+        if (!in_) die("cannot open %s", path);
+    }
+    void open_pty(const char *name_file)
+    {
+        pty_ = posix_openpt(O_RDWR | O_NOCTTY);
+        if (pty_ < 0 || grantpt(pty_) || unlockpt(pty_) || !ptsname(pty_)) die("%s", "--uart-pty: cannot create a pseudo-terminal");
+        fcntl(pty_, F_SETFL, fcntl(pty_, F_GETFL) | O_NONBLOCK);
+        ktpu_out o{};
+        char oerr[KTPU_OUT_ERR_LEN];
+        if (ktpu_out_open(&o, name_file, oerr)) die("%s", oerr);
+        std::fprintf(o.f, "%s\n", ptsname(pty_));
+        if (ktpu_out_commit(&o, oerr)) die("%s", oerr);
+    }
+    // The clock waits for the host's first byte (a real board's UART would
+    // not, but a simulation a thousand times slower than one must).
+    void wait_first(int seconds)
+    {
+        pollfd p = {pty_, POLLIN, 0};
+        if (poll(&p, 1, seconds * 1000) <= 0 || !(p.revents & POLLIN))
+            std::fprintf(stderr, "ktpu-sim: --uart-pty: nothing arrived in %d s; running\n", seconds);
+    }
+    // The next byte for the receiver, or EOF (none now).
+    int next()
+    {
+        if (in_) return std::fgetc(in_);
+        if (pty_ < 0) return EOF;
+        unsigned char b;
+        return read(pty_, &b, 1) == 1 ? b : EOF;
+    }
+    void tx(uint8_t b)
+    {
+        if (pty_ >= 0 && write(pty_, &b, 1) != 1) { /* nobody is listening: dropped, as on a wire */ }
+    }
+
+private:
+    std::FILE *in_ = nullptr;
+    int pty_ = -1;
 };
 
 // ---- lockstep: the core's trace (ktpu_rvfi.c) is fed to the C model ----
@@ -346,15 +418,28 @@ int main(int argc, char **argv)
     if (opt.use_clusters > (long)kClusters)
         die("%s", ("--use-clusters " + std::to_string(opt.use_clusters) + ": this machine has " +
                    std::to_string(kClusters) + " clusters (see --clusters)").c_str());
-    std::string fw_default;
-    if (opt.gemm() && !opt.firmware) {
-        fw_default = exe_dir() + "/fw/ktpu_gemm.elf";
-        opt.firmware = fw_default.c_str();
+    // What is loaded: the program, the GEMM firmware, or the boot image's two ELFs.
+    std::string fw_default, boot_elf, resident_elf;
+    std::vector<const char *> progs;
+    if (opt.boot) {
+        boot_elf = exe_dir() + "/fw/ktpu_boot.elf";
+        resident_elf = exe_dir() + "/fw/ktpu_gemm_resident.elf";
+        for (const std::string *f : {&boot_elf, &resident_elf})
+            if (access(f->c_str(), R_OK) != 0)
+                die("boot image part %s not found (make build/fw/ktpu_boot.elf build/fw/ktpu_gemm_resident.elf)",
+                    f->c_str());
+        progs = {boot_elf.c_str(), resident_elf.c_str()};
+    } else {
+        if (opt.gemm() && !opt.firmware) {
+            fw_default = exe_dir() + "/fw/ktpu_gemm.elf";
+            opt.firmware = fw_default.c_str();
+        }
+        if (opt.gemm()) opt.elf = opt.firmware;
+        if (opt.gemm() && access(opt.firmware, R_OK) != 0)
+            die("GEMM firmware %s not found (make build/fw/ktpu_gemm.elf, or give --firmware FILE)",
+                opt.firmware);
+        progs = {opt.elf};
     }
-    if (opt.gemm()) opt.elf = opt.firmware;
-    if (opt.gemm() && access(opt.firmware, R_OK) != 0)
-        die("GEMM firmware %s not found (make build/fw/ktpu_gemm.elf, or give --firmware FILE)",
-            opt.firmware);
 
     // ---- every output opened before anything is generated or simulated ----
     // (ktpu_out: a temporary file beside each, committed at the end; one
@@ -429,13 +514,16 @@ int main(int argc, char **argv)
     };
     uint32_t entry = 0;
     char err[256];
-    if (ktpu_elf_load(opt.elf, regions, 2, &entry, err, sizeof err) != 0) {
-        std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", opt.elf, err);
-        return kExitHarness;
+    for (const char *p : progs) {
+        if (ktpu_elf_load(p, regions, 2, &entry, err, sizeof err) != 0) {
+            std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", p, err);
+            return kExitHarness;
+        }
+        if (entry != KTPU_RAM_BASE && !opt.boot)
+            std::fprintf(stderr, "ktpu-sim: warning: %s: entry 0x%08x, but the CPU starts at 0x%08x\n",
+                         p, (unsigned)entry, (unsigned)KTPU_RAM_BASE);
     }
-    if (entry != KTPU_RAM_BASE)
-        std::fprintf(stderr, "ktpu-sim: warning: %s: entry 0x%08x, but the CPU starts at 0x%08x\n",
-                     opt.elf, (unsigned)entry, (unsigned)KTPU_RAM_BASE);
+    if (!opt.elf) opt.elf = "the boot image";
     bool ram_loaded = false;
     for (uint32_t b = 0; b < KTPU_RAM_BYTES && !ram_loaded; b++) ram_loaded = ram->set[b];
     if (!ram_loaded)
@@ -450,18 +538,17 @@ int main(int argc, char **argv)
             {"RAM", KTPU_RAM_BASE, KTPU_RAM_BYTES, ktpu_iss_write_byte, g_iss},
             {"DRAM", KTPU_DRAM_BASE, KTPU_DRAM_SIM_BYTES, ktpu_iss_write_byte, g_iss},
         };
-        if (ktpu_elf_load(opt.elf, iregions, 2, &entry, err, sizeof err) != 0) {
-            std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", opt.elf, err);
-            return kExitHarness;
-        }
+        for (const char *p : progs)
+            if (ktpu_elf_load(p, iregions, 2, &entry, err, sizeof err) != 0) {
+                std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", p, err);
+                return kExitHarness;
+            }
         ktpu_rvfi_set_sink(lockstep_sink, nullptr);
     }
 
-    std::FILE *uin = nullptr;
-    if (opt.uart_in) {
-        uin = std::fopen(opt.uart_in, "rb");
-        if (!uin) die("cannot open %s", opt.uart_in);
-    }
+    UartLink uart;
+    if (opt.uart_in) uart.open_file(opt.uart_in);
+    if (opt.uart_pty) uart.open_pty(opt.uart_pty);
 
     uint64_t ticks = 0;
     auto step = [&]() {
@@ -503,7 +590,8 @@ int main(int argc, char **argv)
     uint64_t cycles = 0;
     int status = -1;
     unsigned bad_exit_be = 0;   // lanes of a SIM_EXIT store that was not a sw
-    int pending_rx = uin ? std::fgetc(uin) : EOF;
+    if (opt.uart_pty) uart.wait_first(60);
+    int pending_rx = uart.next();
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
     ClusterHold hold(opt.hold_pct, opt.seed, opt.hold_only < 0 ? ~0u : 1u << opt.hold_only);
@@ -518,8 +606,11 @@ int main(int argc, char **argv)
         bool rx_taken = top->uart_rx_valid_i && top->uart_rx_ready_o;
         step();
         cycles++;
-        if (rx_taken) pending_rx = std::fgetc(uin);
-        if (top->uart_tx_valid_o) std::fputc(top->uart_tx_data_o, stdout);
+        if (rx_taken || (pending_rx == EOF && !(cycles & 63))) pending_rx = uart.next();
+        if (top->uart_tx_valid_o) {
+            std::fputc(top->uart_tx_data_o, stdout);
+            uart.tx(top->uart_tx_data_o);
+        }
         if (top->mbox_valid_o) {
             if (top->mbox_cmd_o == KTPU_MBOX_CMD_PRINT_WORD) {
                 std::fflush(stdout);
@@ -555,7 +646,6 @@ int main(int argc, char **argv)
         tfp->close();
         if (ktpu_out_commit(&out_trace, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
     }
-    if (uin) std::fclose(uin);
     top->final();
     if (opt.stats)
         std::fprintf(stderr, "ktpu-sim: %" PRIu64 " cycles, %" PRIu64 " instructions retired, CPI %.3f\n",

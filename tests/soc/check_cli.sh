@@ -3,7 +3,7 @@
 # build/ktpu-sim's contract (SPEC §2): exit status passthrough, time-out,
 # options, and a named one-line error with status 125 for every bad input.
 # DIR holds spin.elf exit42.elf dram_latency.elf echo.elf far.elf hello.elf
-# exit_sb.elf exit_sh.elf dram_only.elf gemm_one_m0.elf.
+# exit_sb.elf exit_sh.elf dram_only.elf gemm_one_m0.elf uart_burst.elf.
 set -u
 sim=$(realpath "$1") d=$(realpath "$2")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -34,6 +34,9 @@ check "hello" 0 "^hello from the KohakuTPU sequencer" -- "$sim" --seed 99 "$d/he
 printf 'hello, uart\n' >"$tmp/in.txt"
 check "uart echo" 0 "^HELLO, UART$" -- "$sim" --uart-in "$tmp/in.txt" "$d/echo.elf"
 check "uart-in missing" 125 "cannot open" -- "$sim" --uart-in "$tmp/none" "$d/echo.elf"
+{ seq 1 600 | tr '\n' ' '; echo; } >"$tmp/burst.txt"
+"$sim" --max-cycles 2000000 --uart-in "$tmp/burst.txt" "$d/uart_burst.elf" >"$tmp/burst.out" 2>&1
+expect "uart: a byte arriving while the empty receiver is read is kept" cmp -s "$tmp/burst.txt" "$tmp/burst.out"
 check "trace" 0 "" -- "$sim" --trace "$tmp/t.fst" --max-cycles 2000 "$d/hello.elf"
 n=$((n + 1)); if [ -s "$tmp/t.fst" ]; then ok=$((ok + 1)); else echo "FAIL: no FST written"; fi
 check_no "trace unwritable, refused before the run" 125 "t.fst: cannot create: No such file" "^hello" -- "$sim" --trace "$tmp/no/dir/t.fst" "$d/hello.elf"

@@ -1,7 +1,7 @@
 # SoC and co-simulator tests: the ktpu-sim command-line contract (SPEC §2),
 # UART, mailbox, DRAM latency option, ELF loader errors.
 SOC_TEST_DIR := $(BUILD)/tests/soc
-SOC_PROGS := spin exit42 dram_latency echo exit_sb exit_sh dram_line
+SOC_PROGS := spin exit42 dram_latency echo exit_sb exit_sh dram_line uart_burst
 
 $(SOC_TEST_DIR)/%.elf: tests/soc/%.S tests/cpu/isa.h tests/cpu/asm.ld $(FW_DEFS_ASM) $(FW_MEM_LD)
 	@mkdir -p $(@D)
