@@ -48,7 +48,9 @@ flip "$tmp/hello.img" $((28 + 256 + 256 + 4 + 2)) "$tmp/bcrc.img"
 refused "a block's CRC flipped" "$tmp/bcrc.img" "block CRC mismatch, block 0x00000001"
 "$up" "$b/fw/hello.elf" -o "$tmp/pcrc.img" --test-crc 12345
 refused "the payload CRC wrong (header resealed)" "$tmp/pcrc.img" "payload CRC mismatch"
-head -c 3000 "$tmp/hello.img" >"$tmp/cut.img"; refused "truncated in the payload" "$tmp/cut.img" "truncated: payload"
+# 3000 bytes: the header, 11 blocks with their CRCs, 112 bytes of the 12th
+head -c 3000 "$tmp/hello.img" >"$tmp/cut.img"
+refused "truncated in the payload" "$tmp/cut.img" "truncated: payload bytes received 0x00000b70"
 head -c 20 "$tmp/hello.img" >"$tmp/cuth.img"; refused "truncated in the header" "$tmp/cuth.img" "truncated header"
 "$up" "$b/fw/hello.elf" -o "$tmp/big.img" --test-bytes 1048577
 refused "oversized" "$tmp/big.img" "oversized"

@@ -14,7 +14,7 @@ mutants=(
   "no_header_crc|s/if \(~hcrc != rd32\(h \+ 24\)\)/if (0)/"
   "no_size_limit|s/if \(bytes > KTPU_BOOT_STAGE_BYTES\)/if (0)/"
   "no_block_crc|s/if \(bc == got\) break;/break;/"
-  "no_chain_crc|s/if \(~chain != crc\)/if (0)/"
+  "no_chain_crc|s/if \(~chain != crc\)/if (~chain != crc \&\& 0)/"
   "no_truncation|s/if \(r != n\) return refuse/if (0) return refuse/"
   "no_address_check|s/if \(!inside\(a, ms, KTPU_RAM_BASE, BOOT_BASE\) && /if (0 \&\& /"
   "ram_up_to_the_top|s/inside\(a, ms, KTPU_RAM_BASE, BOOT_BASE\)/inside(a, ms, KTPU_RAM_BASE, KTPU_RAM_BASE + KTPU_RAM_BYTES)/"

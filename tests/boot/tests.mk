@@ -6,7 +6,7 @@ BOOT_TEST_DIR := $(BUILD)/tests/boot
 $(BOOT_TEST_DIR)/dram_blob.elf: tests/boot/dram_blob.S tests/cpu/isa.h tests/cpu/asm.ld $(FW_DEFS_ASM) $(FW_MEM_LD)
 	@mkdir -p $(@D)
 	$(RV_CC) -march=rv32im_zicsr -mabi=ilp32 -nostdlib -nostartfiles -I$(FW_DIR) -Itests/cpu \
-	    -Ttests/cpu/asm.ld -L$(FW_DIR) -Wl,--no-warn-rwx-segments -o $@ $<
+	    -Ttests/cpu/asm.ld -L$(FW_DIR) -Wl,--no-warn-rwx-segments -Wl,--section-start=.zeros=0x4000 -o $@ $<
 # A program in the bootloader's DRAM staging area: an upload must refuse it.
 $(BOOT_TEST_DIR)/stage.elf: tests/soc/dram_only.S
 	@mkdir -p $(@D)
