@@ -107,15 +107,13 @@ static uint32_t rd32(const volatile uint8_t *p)
 static int ack_mode;
 
 /* The one line of a refusal; the built-in firmware runs next. */
-static int refuse(const char *what, uint32_t v, int with_v)
+static int refuse(const char *what, uint32_t v)
 {
     if (ack_mode) put((char)KTPU_BOOT_CAN);
     puts_("boot: refused: ");
     puts_(what);
-    if (with_v) {
-        put(' ');
-        put_hex(v);
-    }
+    put(' ');
+    put_hex(v);
     puts_("; starting the built-in firmware\n");
     return -1;
 }
@@ -135,19 +133,19 @@ int ktpu_boot_main(void)
     crc_init();
     h[0] = (uint8_t)c;
     for (unsigned i = 1; i < KTPU_BOOT_HDR_BYTES; i++) {
-        if ((c = get(KTPU_BOOT_GAP)) < 0) return refuse("truncated header", i, 1);
+        if ((c = get(KTPU_BOOT_GAP)) < 0) return refuse("truncated header", i);
         h[i] = (uint8_t)c;
     }
-    if (rd32(h) != KTPU_BOOT_MAGIC) return refuse("bad magic (not a ktpu-upload image)", rd32(h), 1);
+    if (rd32(h) != KTPU_BOOT_MAGIC) return refuse("bad magic (not a ktpu-upload image)", rd32(h));
     uint32_t hcrc = ~0u;
     for (unsigned i = 0; i < 24; i++) hcrc = crc32_add(hcrc, h[i]);
-    if (~hcrc != rd32(h + 24)) return refuse("header CRC mismatch", rd32(h + 24), 1);
+    if (~hcrc != rd32(h + 24)) return refuse("header CRC mismatch", rd32(h + 24));
     uint32_t ver = rd32(h + 4);
     ack_mode = (ver >> 16 & KTPU_BOOT_FLAG_ACK) != 0;
-    if ((ver & 0xFFFFu) != KTPU_BOOT_VERSION) return refuse("unknown frame version", ver & 0xFFFFu, 1);
-    if (ver >> 16 & ~KTPU_BOOT_FLAG_ACK) return refuse("unknown frame flags", ver >> 16, 1);
+    if ((ver & 0xFFFFu) != KTPU_BOOT_VERSION) return refuse("unknown frame version", ver & 0xFFFFu);
+    if (ver >> 16 & ~KTPU_BOOT_FLAG_ACK) return refuse("unknown frame flags", ver >> 16);
     uint32_t entry = rd32(h + 8), nseg = rd32(h + 12), bytes = rd32(h + 16), crc = rd32(h + 20);
-    if (bytes > KTPU_BOOT_STAGE_BYTES) return refuse("oversized: payload bytes above the 1 MiB staging area", bytes, 1);
+    if (bytes > KTPU_BOOT_STAGE_BYTES) return refuse("oversized: payload bytes above the 1 MiB staging area", bytes);
     if (ack_mode) put((char)KTPU_BOOT_ACK);
 
     /* the payload, a block at a time, into the staging area by words */
@@ -159,36 +157,36 @@ int ktpu_boot_main(void)
         for (unsigned tries = 0;; tries++) {
             uint32_t bc, r = recv_block(stage_w + (at >> 2), n, &bc);
             got = 0;
-            if (r != n) return refuse("truncated: payload bytes received", at + r, 1);
+            if (r != n) return refuse("truncated: payload bytes received", at + r);
             for (unsigned i = 0; i < 4; i++) {
-                if ((c = get(KTPU_BOOT_GAP)) < 0) return refuse("truncated: payload bytes received", at + n, 1);
+                if ((c = get(KTPU_BOOT_GAP)) < 0) return refuse("truncated: payload bytes received", at + n);
                 got |= (uint32_t)c << (8 * i);
             }
             if (bc == got) break;
-            if (!ack_mode || tries + 1 >= KTPU_BOOT_RETRIES) return refuse("block CRC mismatch, block", blk, 1);
+            if (!ack_mode || tries + 1 >= KTPU_BOOT_RETRIES) return refuse("block CRC mismatch, block", blk);
             put((char)KTPU_BOOT_NAK);
         }
         for (unsigned i = 0; i < 4; i++) chain = crc32_add(chain, (uint8_t)(got >> (8 * i)));
         at += n;
         if (ack_mode && at < bytes) put((char)KTPU_BOOT_ACK);   /* the last one: when all is checked */
     }
-    if (~chain != crc) return refuse("payload CRC mismatch (the blocks' CRCs)", ~chain, 1);
+    if (~chain != crc) return refuse("payload CRC mismatch (the blocks' CRCs)", ~chain);
 
     /* every record where an image may go, before any is copied */
     uint32_t at = 0;
     for (uint32_t s = 0; s < nseg; s++) {
-        if (bytes - at < KTPU_BOOT_REC_BYTES) return refuse("records run past the payload, record", s, 1);
+        if (bytes - at < KTPU_BOOT_REC_BYTES) return refuse("records run past the payload, record", s);
         uint32_t a = rd32(stage + at), fs = rd32(stage + at + 4), ms = rd32(stage + at + 8);
         at += KTPU_BOOT_REC_BYTES;
-        if (fs > ms || fs > bytes - at || (a & 3u)) return refuse("record inconsistent (sizes, alignment), record", s, 1);
+        if (fs > ms || fs > bytes - at || (a & 3u)) return refuse("record inconsistent (sizes, alignment), record", s);
         if (!inside(a, ms, KTPU_RAM_BASE, BOOT_BASE) && !inside(a, ms, KTPU_DRAM_BASE, STAGE_BASE))
             return refuse("misaddressed: a segment outside RAM below the bootloader and DRAM below the staging area, at",
-                          a, 1);
+                          a);
         at += (fs + 3u) & ~3u;   /* records start on words */
     }
-    if (at > bytes || bytes - at > 3u) return refuse("payload bytes after the last record", bytes - at, 1);
+    if (at > bytes || bytes - at > 3u) return refuse("payload bytes after the last record", bytes - at);
     if (!inside(entry, 4, KTPU_RAM_BASE, BOOT_BASE) && !inside(entry, 4, KTPU_DRAM_BASE, STAGE_BASE))
-        return refuse("misaddressed entry", entry, 1);
+        return refuse("misaddressed entry", entry);
 
     /* accepted (the sender's last acknowledgement says so): copy, zero the
      * rest of each segment, start */
