@@ -23,9 +23,6 @@
 #define KTPU_BOOT_GAP KTPU_BOOT_WAIT
 #endif
 
-#define BOOT_BASE (KTPU_RAM_BASE + KTPU_RAM_BYTES - KTPU_BOOT_BYTES)
-#define STAGE_BASE (KTPU_DRAM_BASE + KTPU_BOOT_STAGE_OFFSET)
-
 int ktpu_boot_main(void);
 void ktpu_boot_start(uint32_t entry) __attribute__((noreturn));   /* entry.S */
 
@@ -149,8 +146,8 @@ int ktpu_boot_main(void)
     if (ack_mode) put((char)KTPU_BOOT_ACK);
 
     /* the payload, a block at a time, into the staging area by words */
-    volatile uint32_t *stage_w = (volatile uint32_t *)STAGE_BASE;
-    const volatile uint8_t *stage = (const volatile uint8_t *)STAGE_BASE;
+    volatile uint32_t *stage_w = (volatile uint32_t *)KTPU_BOOT_STAGE_BASE;
+    const volatile uint8_t *stage = (const volatile uint8_t *)KTPU_BOOT_STAGE_BASE;
     uint32_t chain = ~0u;   /* CRC-32 of the blocks' CRCs, the header's crc */
     for (uint32_t at = 0, blk = 0; at < bytes; blk++) {
         uint32_t n = bytes - at < KTPU_BOOT_BLOCK ? bytes - at : KTPU_BOOT_BLOCK, got;
@@ -179,13 +176,13 @@ int ktpu_boot_main(void)
         uint32_t a = rd32(stage + at), fs = rd32(stage + at + 4), ms = rd32(stage + at + 8);
         at += KTPU_BOOT_REC_BYTES;
         if (fs > ms || fs > bytes - at || (a & 3u)) return refuse("record inconsistent (sizes, alignment), record", s);
-        if (!inside(a, ms, KTPU_RAM_BASE, BOOT_BASE) && !inside(a, ms, KTPU_DRAM_BASE, STAGE_BASE))
+        if (!inside(a, ms, KTPU_RAM_BASE, KTPU_BOOT_BASE) && !inside(a, ms, KTPU_DRAM_BASE, KTPU_BOOT_STAGE_BASE))
             return refuse("misaddressed: a segment outside RAM below the bootloader and DRAM below the staging area, at",
                           a);
         at += (fs + 3u) & ~3u;   /* records start on words */
     }
     if (at > bytes || bytes - at > 3u) return refuse("payload bytes after the last record", bytes - at);
-    if (!inside(entry, 4, KTPU_RAM_BASE, BOOT_BASE) && !inside(entry, 4, KTPU_DRAM_BASE, STAGE_BASE))
+    if (!inside(entry, 4, KTPU_RAM_BASE, KTPU_BOOT_BASE) && !inside(entry, 4, KTPU_DRAM_BASE, KTPU_BOOT_STAGE_BASE))
         return refuse("misaddressed entry", entry);
 
     /* accepted (the sender's last acknowledgement says so): copy, zero the

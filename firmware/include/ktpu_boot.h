@@ -26,6 +26,8 @@
 #ifndef KTPU_BOOT_H
 #define KTPU_BOOT_H
 
+#include "ktpu_defs.h"
+
 #define KTPU_BOOT_MAGIC 0x4250544Bu    /* 'K' 'T' 'P' 'B' */
 #define KTPU_BOOT_VERSION 1u
 #define KTPU_BOOT_FLAG_ACK 0x1u        /* in the flags half of word 1 */
@@ -47,5 +49,10 @@
  * may not load into it, and the payload may not be larger. */
 #define KTPU_BOOT_STAGE_OFFSET 0x00F00000u   /* from DRAM_BASE */
 #define KTPU_BOOT_STAGE_BYTES 0x00100000u
+
+/* Where an image may load: RAM [RAM_BASE, KTPU_BOOT_BASE) and DRAM
+ * [DRAM_BASE, KTPU_BOOT_STAGE_BASE). */
+#define KTPU_BOOT_BASE (KTPU_RAM_BASE + KTPU_RAM_BYTES - KTPU_BOOT_BYTES)
+#define KTPU_BOOT_STAGE_BASE (KTPU_DRAM_BASE + KTPU_BOOT_STAGE_OFFSET)
 
 #endif

@@ -24,8 +24,6 @@
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_REFUSED = 3, EXIT_TIMEOUT = 4, EXIT_DEVICE = 5 };
 
-#define BOOT_BASE (KTPU_RAM_BASE + KTPU_RAM_BYTES - KTPU_BOOT_BYTES)
-#define STAGE_BASE (KTPU_DRAM_BASE + KTPU_BOOT_STAGE_OFFSET)
 
 static const char usage[] =
     "usage: ktpu-upload PROGRAM.elf -o IMAGE\n"
@@ -109,14 +107,14 @@ static int make_frame(const uint8_t *img, size_t size, int unchecked, int ack, s
     int at_reset = 0;
     for (int i = 0; i < n; i++) {
         const struct ktpu_elf_seg *s = &seg[i];
-        if (!unchecked && !inside(s->paddr, s->memsz, KTPU_RAM_BASE, BOOT_BASE) &&
-            !inside(s->paddr, s->memsz, KTPU_DRAM_BASE, STAGE_BASE))
+        if (!unchecked && !inside(s->paddr, s->memsz, KTPU_RAM_BASE, KTPU_BOOT_BASE) &&
+            !inside(s->paddr, s->memsz, KTPU_DRAM_BASE, KTPU_BOOT_STAGE_BASE))
             return fail(EXIT_INPUT,
                         "segment %d at 0x%08x (0x%x bytes) is outside what an upload may load: RAM "
                         "0x%08x..0x%08x (the bootloader is above), DRAM 0x%08x..0x%08x (its staging area "
                         "is above)",
                         i, (unsigned)s->paddr, (unsigned)s->memsz, (unsigned)KTPU_RAM_BASE,
-                        (unsigned)BOOT_BASE - 1, (unsigned)KTPU_DRAM_BASE, (unsigned)STAGE_BASE - 1);
+                        (unsigned)KTPU_BOOT_BASE - 1, (unsigned)KTPU_DRAM_BASE, (unsigned)KTPU_BOOT_STAGE_BASE - 1);
         if (!unchecked && (s->paddr & 3u))
             return fail(EXIT_INPUT, "segment %d at 0x%08x does not start on a word", i, (unsigned)s->paddr);
         if (s->paddr <= KTPU_RAM_BASE && KTPU_RAM_BASE - s->paddr < s->memsz) at_reset = 1;
@@ -319,7 +317,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf(usage, (unsigned)BOOT_BASE - 1, (unsigned)KTPU_DRAM_BASE, (unsigned)STAGE_BASE - 1);
+            printf(usage, (unsigned)KTPU_BOOT_BASE - 1, (unsigned)KTPU_DRAM_BASE, (unsigned)KTPU_BOOT_STAGE_BASE - 1);
             return 0;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--port")) {
             if (ktpu_arg_file(a, v, err)) return fail(EXIT_USAGE, "%s", err);
