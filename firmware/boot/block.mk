@@ -33,10 +33,8 @@ $(BOOT_ELF): $(FW_DIR)/boot/entry.o $(FW_DIR)/boot/boot.o linker/ktpu_boot.ld $(
 $(FW_DIR)/rt/crt0_boot.o: firmware/crt/crt0.S
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -DKTPU_BOOT_HOOK -c -o $@ $<
-$(RESIDENT_ELF): $(FW_DIR)/rt/crt0_boot.o $(patsubst %.c,$(FW_DIR)/obj/%.o,firmware/gemm/main.c $(GEMM_FW_SRCS)) \
-                 $(FW_LINK_DEPS) $(BOOT_MEM_LD) linker/ktpu_resident.ld
-	$(RV_CC) $(subst -Tlinker/ktpu.ld,-Tlinker/ktpu_resident.ld -Llinker,$(FW_LDFLAGS)) -o $@ $(FW_DIR)/rt/crt0_boot.o \
-	    $(patsubst %.c,$(FW_DIR)/obj/%.o,firmware/gemm/main.c $(GEMM_FW_SRCS)) $(FW_RT_OBJS)
+# $(RESIDENT_ELF)'s rule is in firmware/gemm/block.mk, which names the
+# GEMM objects (included after this file).
 
 RUN_DEPS  += $(BOOT_ELF) $(RESIDENT_ELF)
 TEST_DEPS += $(BOOT_ELF) $(RESIDENT_ELF)

@@ -28,6 +28,12 @@ $(FW_DIR)/mut/ktpu_gemm_selftest_m%.elf: firmware/gemm/ktpu_plan.c $(FW_DIR)/obj
 	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
 	    $(filter-out %/ktpu_plan.o,$(GEMM_ST_OBJS)) $(@:.elf=_plan.o) $(REF_LIB_RV32) $(FW_RT_OBJS)
 
+# The same service as the boot image's built-in firmware (firmware/boot/block.mk).
+$(RESIDENT_ELF): $(FW_DIR)/rt/crt0_boot.o $(patsubst %.c,$(FW_DIR)/obj/%.o,firmware/gemm/main.c $(GEMM_FW_SRCS)) \
+                 $(FW_LINK_DEPS) $(BOOT_MEM_LD) linker/ktpu_resident.ld
+	$(RV_CC) $(subst -Tlinker/ktpu.ld,-Tlinker/ktpu_resident.ld -Llinker,$(FW_LDFLAGS)) -o $@ $(FW_DIR)/rt/crt0_boot.o \
+	    $(patsubst %.c,$(FW_DIR)/obj/%.o,firmware/gemm/main.c $(GEMM_FW_SRCS)) $(FW_RT_OBJS)
+
 RUN_DEPS  += $(GEMM_FW_ELF) $(GEMM_ST_ELF)
 TEST_DEPS += $(GEMM_FW_ELF) $(GEMM_ST_ELF)
 
