@@ -28,6 +28,14 @@ $(FW_DIR)/mut/ktpu_gemm_selftest_m%.elf: firmware/gemm/ktpu_plan.c $(FW_DIR)/obj
 	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
 	    $(filter-out %/ktpu_plan.o,$(GEMM_ST_OBJS)) $(@:.elf=_plan.o) $(REF_LIB_RV32) $(FW_RT_OBJS)
 
+# The service on a broken planner (tests/soc/check_gemm_fw.sh: the harness's
+# split-K check seen failing).
+$(FW_DIR)/mut/ktpu_gemm_m%.elf: firmware/gemm/ktpu_plan.c $(GEMM_FW_OBJS) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -O2 -fno-tree-loop-distribute-patterns -DKTPU_PLAN_MUTANT=$* -c -o $(@:.elf=_plan.o) $<
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/main.o \
+	    $(filter-out %/ktpu_plan.o,$(patsubst %.c,$(FW_DIR)/obj/%.o,$(GEMM_FW_SRCS))) $(@:.elf=_plan.o) $(FW_RT_OBJS)
+
 # The same service as the boot image's built-in firmware (firmware/boot/block.mk).
 $(RESIDENT_ELF): $(FW_DIR)/rt/crt0_boot.o $(patsubst %.c,$(FW_DIR)/obj/%.o,firmware/gemm/main.c $(GEMM_FW_SRCS)) \
                  $(FW_LINK_DEPS) $(BOOT_MEM_LD) linker/ktpu_resident.ld

@@ -18,6 +18,7 @@
 static struct {
     struct ktpu_plan plan;
     struct ktpu_clset cs;
+    uint8_t xy[2 * MAXC];              /* cluster c's mesh position (the planner's SEND / RECV peers) */
     int inited, present;               /* ktpu_gemm_init ran; clusters found, -1: no CPU node */
     uint32_t dirty;                    /* bit c: cluster c's counters ran since its last STATUS CLEAR */
     struct ktpu_plan_cursor cur[MAXC];
@@ -138,8 +139,10 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
     if (d->op == KTPU_CLOP_GEMM) {
         R.t_last_sweep = ktpu_read_mcycle() - R.t0;
         if (!R.t_first_sweep[c]) R.t_first_sweep[c] = R.t_last_sweep;
-        if ((d->tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
     }
+    /* an emitting GEMM (its drain is acknowledged by the next STATUS) or a
+     * split-K tile's DRAIN (acknowledged when it completes) */
+    if ((d->tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
     if (d->op == KTPU_CLOP_STATUS && !(d->tag & TAG_CLEAR)) {
         uint32_t fl = d->w[KTPU_CD_FLAGS_WORD];
         /* straight into the job block: a cluster's final STATUS is written
@@ -196,6 +199,10 @@ int ktpu_gemm_init(void)
     clear_job_state();
     R.present = ktpu_clset_discover(&R.cs, KTPU_GEMM_MAX_CLUSTERS);
     if (R.present <= 0) return R.present;
+    for (unsigned c = 0; c < (unsigned)R.present; c++) {
+        R.xy[2 * c] = R.cs.cl[c].x;
+        R.xy[2 * c + 1] = R.cs.cl[c].y;
+    }
     /* STATUS CLEAR on every cluster: the nodes are idle, each answers at
      * once; a cluster that does not answer is left to the first job's
      * time-out (the counters are then cleared again) */
@@ -244,7 +251,7 @@ static int wait_flit(uint32_t limit)
 /* The completion tag an instruction of the plan carries. */
 static uint32_t op_tag(const struct ktpu_plan_op *o)
 {
-    return o->kind == KTPU_CLOP_GEMM && o->emit ? TAG_EMIT : 0;
+    return (o->kind == KTPU_CLOP_GEMM && o->emit) || o->kind == KTPU_CLOP_DRAIN ? TAG_EMIT : 0;
 }
 
 /* Cluster c's next instruction into R.next_w[c] (the CPU does this while
@@ -259,6 +266,8 @@ static void prepare(unsigned c)
     ktpu_plan_encode(o, R.next_w[c]);
     R.next_tag[c] = op_tag(o);
     R.ready[c] = 1;
+    /* a stream ends with its STATUS: done now, not one plan call later */
+    if (o->kind == KTPU_CLOP_STATUS) R.plan_done[c] = 1;
     R.n_prep++;
 }
 
@@ -287,6 +296,7 @@ static int produce(unsigned ncl)
     R.ring_tag[e] = (uint8_t)op_tag(o);
     R.lead_n++;
     R.n_prep++;
+    if (o->kind == KTPU_CLOP_STATUS) R.lead_done = 1;
     return 1;
 }
 
@@ -343,6 +353,9 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
     R.t0 = t0;
     R.job = job;
+    /* two DRAM reads (the line buffer serves the rest of each beat), the
+     * loop written out: the job's first instruction waits for this */
+#pragma GCC unroll 16
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
     uint32_t bad_value = 0;
@@ -378,6 +391,9 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         .acc_depth = opt && opt->acc_depth ? opt->acc_depth : KTPU_ACC_DEPTH,
         .tile_gm = opt ? opt->tile_gm : 0,
         .tile_gn = opt ? opt->tile_gn : 0,
+        .no_split = (j[KTPU_JOB_FLAGS_WORD] & KTPU_JOB_FLAGS_NO_SPLIT_MASK) != 0,
+        .tiny_sweep = opt ? opt->tiny_sweep : 0,
+        .peer_xy = R.xy,
     };
     enum ktpu_plan_err pe = ktpu_plan_init(&R.plan, &cfg);
     if (pe != KTPU_PLAN_OK) {
@@ -391,6 +407,10 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     R.uniform = R.plan.uniform && ncl > 1;
     R.ring = opt && opt->ring && opt->ring < RING && !(opt->ring & (opt->ring - 1)) ? opt->ring : RING;
     for (unsigned c = 0; c < ncl; c++) {
+        if (c >= R.plan.active) {   /* no tile for it (the last clusters): no instruction */
+            R.plan_done[c] = 1;
+            continue;
+        }
         if (R.uniform) {
             ktpu_plan_shift(&R.plan, c, &R.shift[c]);
             R.ann_bm[c] = R.shift[c].bm;
@@ -484,10 +504,14 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         uint32_t cyc = job[KTPU_JOB_CYCLES_WORD];
         uint64_t macs = (uint64_t)cfg.m * cfg.n * cfg.k, peak = (uint64_t)cyc * 512u * ncl;
         unsigned pm = peak ? (unsigned)((macs * 1000u + peak / 2u) / peak) : 0;   /* rounded, as the harness prints it */
+        char how[48];   /* not = "": that is a byte-wise memset of all 48 */
+        how[0] = 0;
+        if (R.uniform) snprintf(how, sizeof how, " (uniform: one stream, moved per cluster)");
+        if (R.plan.split > 1) snprintf(how, sizeof how, " (split-K: K in %u parts per tile)", R.plan.split);
         printf("gemm: %lux%lux%lu %s on %u cluster(s): %u tiles of %ux%u sub-tiles%s, %lu cycles, %u.%u%% of peak\n",
                (unsigned long)cfg.m, (unsigned long)cfg.k, (unsigned long)cfg.n,
-               cfg.fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn,
-               R.uniform ? " (uniform: one stream, moved per cluster)" : "", (unsigned long)cyc, pm / 10, pm % 10);
+               cfg.fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn, how,
+               (unsigned long)cyc, pm / 10, pm % 10);
         uint32_t busy = cyc > R.t_wait ? cyc - R.t_wait : 0;
         printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded, %lu sent, "
                "%lu completions, %lu cycles waiting; busy %lu%% of the job\n",

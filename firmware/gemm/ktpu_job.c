@@ -24,7 +24,8 @@ const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, un
     if (!n || n % 4 || n > 65536) BAD(n, "N must be a multiple of 4 in 4..65536");
     if (!k || k % 32 || k > (1u << 20)) BAD(k, "K must be a multiple of 32 in 32..2^20");
     if (fmt != KTPU_FMT_FP16 && fmt != KTPU_FMT_MX) BAD(fmt, "FLAGS.FMT is neither FP16 nor MX");
-    if (j[KTPU_JOB_FLAGS_WORD] & ~(uint32_t)(KTPU_JOB_FLAGS_FMT_MASK | KTPU_JOB_FLAGS_TILE_MBOX_MASK))
+    if (j[KTPU_JOB_FLAGS_WORD] &
+        ~(uint32_t)(KTPU_JOB_FLAGS_FMT_MASK | KTPU_JOB_FLAGS_TILE_MBOX_MASK | KTPU_JOB_FLAGS_NO_SPLIT_MASK))
         BAD(j[KTPU_JOB_FLAGS_WORD], "FLAGS has reserved bits set");
     if (j[KTPU_JOB_A_WORD] % 32) BAD(j[KTPU_JOB_A_WORD], "A base not a multiple of 32");
     if (j[KTPU_JOB_B_WORD] % 32) BAD(j[KTPU_JOB_B_WORD], "BT base not a multiple of 32");

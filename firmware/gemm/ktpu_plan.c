@@ -198,7 +198,9 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
 
     unsigned half = cfg->l1_depth / 2;
     unsigned acc = MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth;
+    unsigned tiny = cfg->tiny_sweep ? cfg->tiny_sweep : TINY_SWEEP;
     p->gm = p->gn = 0;
+    p->split = 1;
     if (cfg->tile_gm) {
         /* the caller's tile, if the accumulator and L1 take it */
         if (cfg->tile_gm * cfg->tile_gn > acc || cfg->tile_gm > half || cfg->tile_gn > half || !cfg->tile_gn)
@@ -206,11 +208,17 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
         p->gm = umin(cfg->tile_gm, p->gmt);
         p->gn = umin(cfg->tile_gn, p->gnt);
     } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc &&
-               p->gmt * p->gnt * p->nkb <= TINY_SWEEP) {
+               p->gmt * p->gnt * p->nkb <= tiny) {
         /* C in one tile, on one cluster: splitting a sweep this short
          * saves less than the CPU spends on a second cluster's stream */
         p->gm = p->gmt;
         p->gn = p->gnt;
+    } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc && cfg->clusters > 1 && !cfg->no_split) {
+        /* C in one tile and K long: split-K, every cluster a part of K
+         * (at least one block each); A and BT are read once in all */
+        p->gm = p->gmt;
+        p->gn = p->gnt;
+        p->split = umin(cfg->clusters, p->nkb);
     } else {
         regular_tile(p, half, acc);
     }
@@ -218,13 +226,17 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     if (!p->gm) return KTPU_PLAN_CAPACITY;
     p->ntm = cdiv(p->gmt, p->gm);
     p->ntn = cdiv(p->gnt, p->gn);
-    /* ntiles * (clusters + 1) < 2^31: the cursors' range split stays in 32
-     * bits (a 64-bit division is a slow library call on the RV32) */
+    /* ntiles * (clusters + 1) < 2^31: tile indices, range ends and the
+     * products formed from them stay in 32 bits */
     if ((uint64_t)p->ntm * p->ntn * (cfg->clusters + 1u) > 0x7FFFFFFFull) return KTPU_PLAN_RANGE;
     p->ntiles = p->ntm * p->ntn;
+    /* fewer tiles than clusters, each sweep long: split-K for the idle ones */
+    if (p->split == 1 && !cfg->tile_gm && !cfg->no_split && p->ntiles < cfg->clusters &&
+        (uint64_t)p->gm * p->gn * p->nkb > tiny)
+        p->split = umin(udiv(cfg->clusters, p->ntiles), p->nkb);
     /* BT of one column block resident for the whole of K, chunk-major, in
      * one half of L1 B (the other half takes the next column block's). */
-    p->b_resident = (uint64_t)p->gn * p->nkb <= half;
+    p->b_resident = (uint64_t)p->gn * (p->split > 1 ? cdiv(p->nkb, p->split) : p->nkb) <= half;   /* a part's K */
     p->nk_max = umin(p->nkb, udiv(half, p->gm));
     /* K chunks of nk_max blocks (the last takes the rest), as long as the L1
      * halves allow, also a cluster's first: a GEMM streams its K passes as
@@ -236,7 +248,10 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     if (!p->b_resident) p->nk_max = umin(p->nk_max, udiv(half, p->gn));
     if (MUT(6)) p->nk_max++;
     unsigned tpc = udiv(p->ntiles, cfg->clusters);
-    p->uniform = tpc * cfg->clusters == p->ntiles && p->gm * p->ntm == p->gmt && p->gn * p->ntn == p->gnt &&
+    p->tpc = tpc;
+    p->tpc_rem = p->ntiles - tpc * cfg->clusters;
+    p->active = umin(cfg->clusters, p->ntiles * p->split);
+    p->uniform = p->split == 1 && !p->tpc_rem && p->gm * p->ntm == p->gmt && p->gn * p->ntn == p->gnt &&
                  (udiv(p->ntm, tpc) * tpc == p->ntm || udiv(tpc, p->ntm) * p->ntm == tpc);
     if (MUT(10)) p->uniform = tpc * cfg->clusters == p->ntiles;
     return KTPU_PLAN_OK;
@@ -246,7 +261,7 @@ void ktpu_plan_shift(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_sh
 {
     const struct ktpu_plan_cfg *cfg = &p->cfg;
     /* the first tile of cl's range, as ktpu_plan_cursor_init finds it */
-    unsigned t = udiv(p->ntiles * cl, cfg->clusters), bn = udiv(t, p->ntm), bm = t - bn * p->ntm;
+    unsigned t = p->tpc * cl + umin(cl, p->tpc_rem), bn = udiv(t, p->ntm), bm = t - bn * p->ntm;
     unsigned g0 = bm * p->gm, h0 = bn * p->gn;
     s->bm = bm;
     s->bn = bn;
@@ -278,16 +293,34 @@ static void tile_enter(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur)
 
 void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_cursor *cur)
 {
-    unsigned ncl = p->cfg.clusters;
-    /* contiguous ranges of the column-block-major tile order: a cluster's
-     * consecutive tiles share their BT column block */
-    cur->tile = udiv(p->ntiles * cl, ncl);
-    cur->tile_end = udiv(p->ntiles * (cl + 1), ncl);
+    /* contiguous ranges of the column-block-major tile order (a cluster's
+     * consecutive tiles share their BT column block), the first tpc_rem one
+     * tile longer: no division per cluster, and the clusters left without
+     * a tile are the last, so the service's loops stop short of them */
+    cur->part = 0;
+    cur->kb_lo = 0;
+    cur->kb_hi = p->nkb;
+    if (p->split > 1) {
+        /* split-K: cluster cl is part cl mod split of tile cl / split, its
+         * K blocks ktpu_ref_split_range's (the first nkb mod split parts
+         * one block longer) */
+        unsigned t = udiv(cl, p->split), q = udiv(p->nkb, p->split), r = p->nkb - q * p->split;
+        cur->part = cl - t * p->split;
+        cur->tile = umin(t, p->ntiles);
+        cur->tile_end = umin(t + 1, p->ntiles);
+        cur->kb_lo = cur->part * q + umin(cur->part, r);
+        cur->kb_hi = cur->kb_lo + q + (cur->part < r);
+        if (MUT(13) && cur->part == p->split - 1 && cur->kb_hi - cur->kb_lo > 1) cur->kb_hi--;
+    } else {
+        cur->tile = p->tpc * cl + umin(cl, p->tpc_rem);
+        cur->tile_end = cur->tile + p->tpc + (cl < p->tpc_rem);
+    }
     if (MUT(5) && cl == 0 && cur->tile_end > cur->tile) cur->tile_end--;
     cur->bn = udiv(cur->tile, p->ntm);
     cur->bm = cur->tile - cur->bn * p->ntm;
-    cur->kb0 = 0;
-    cur->nk = umin(p->nk_max, p->nkb);
+    cur->kb0 = cur->kb_lo;
+    cur->nk = umin(p->nk_max, cur->kb_hi - cur->kb_lo);
+    cur->red = 1;
     cur->step = 0;
     cur->a_half = 0;
     cur->b_half = 1;
@@ -296,6 +329,47 @@ void ktpu_plan_cursor_init(const struct ktpu_plan *p, unsigned cl, struct ktpu_p
     /* a cluster without tiles gets nothing, not even the STATUS barrier */
     cur->status_sent = cur->tile >= cur->tile_end;
     if (!cur->status_sent) tile_enter(p, cur);
+}
+
+/* A split-K part's reduction after its last GEMM (ktpu_ref_gemm_mx_split's
+ * tree): for d = red, 2 red, ... < split, a part with bit d set SENDs its
+ * tile to part - d and is done; otherwise it RECVs (ADD_PEER) part + d's,
+ * if there is one; part 0 then DRAINs the sum. Returns 0 when the part has
+ * nothing left to do. */
+static int reduce_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *o)
+{
+    unsigned first = cur->tile * p->split;   /* the tile's part 0 */
+    o->toff = 0;
+    o->gm = cur->gm;
+    o->gn = cur->gn;
+    if (cur->step == 3) {
+        for (unsigned d = cur->red; d < p->split; d <<= 1) {
+            unsigned peer = 0;
+            if (MUT(12) ? cur->part != 0 : (cur->part & d) != 0) {   /* MUT(12): a chain into part 0 */
+                o->kind = KTPU_CLOP_SEND;
+                peer = MUT(12) ? first : first + cur->part - d;
+                cur->step = 5;
+            } else if (cur->part + d < p->split) {
+                o->kind = KTPU_CLOP_RECV;
+                peer = first + cur->part + d;
+                cur->red = MUT(12) ? d + 1 : d << 1;
+            } else {
+                continue;
+            }
+            o->px = p->cfg.peer_xy ? p->cfg.peer_xy[2 * peer] : 0;
+            o->py = p->cfg.peer_xy ? p->cfg.peer_xy[2 * peer + 1] : 0;
+            return 1;
+        }
+        cur->step = cur->part == 0 ? 4 : 5;
+    }
+    if (cur->step == 4) {
+        o->kind = KTPU_CLOP_DRAIN;
+        o->base = cur->c_at;
+        o->stride = p->cfg.ldc;
+        cur->step = 5;
+        return 1;
+    }
+    return 0;
 }
 
 int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, struct ktpu_plan_op *op)
@@ -307,6 +381,11 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
      * instruction's kind: this is the service's hot path */
     struct ktpu_plan_op *o = op;
 
+    if (cur->step >= 3 && cur->tile < cur->tile_end) {
+        o->tile = cur->tile;
+        if (reduce_next(p, cur, o)) return 1;
+        cur->tile = cur->tile_end;   /* a split-K part has one tile */
+    }
     if (cur->tile >= cur->tile_end) {
         if (cur->status_sent) return 0;
         cur->status_sent = 1;
@@ -327,7 +406,7 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
      * clusters share the most, so its stream starts first */
     if (cur->step == 0) {
         cur->step = 1;
-        if (p->b_resident && cur->kb0 == 0) {
+        if (p->b_resident && cur->kb0 == cur->kb_lo) {
             cur->b_fill = bn != cur->b_col;
             if (cur->b_fill) {
                 cur->b_col = bn;
@@ -337,7 +416,7 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
         if (!p->b_resident || cur->b_fill) {
             o->kind = KTPU_CLOP_FILL;
             o->side = 1;
-            o->off = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
+            o->off = p->b_resident ? cur->b_half * half + gn * (cur->kb0 - cur->kb_lo) : a_off;
             o->gm = gn;
             o->base = cur->b_row + (MUT(9) ? 0 : cur->kb0 * p->bpb);
             o->stride = cfg->ldb;
@@ -357,19 +436,21 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
     /* step 2: the sweep */
     o->kind = KTPU_CLOP_GEMM;
     o->aoff = a_off;
-    o->boff = p->b_resident ? cur->b_half * half + gn * cur->kb0 : a_off;
+    o->boff = p->b_resident ? cur->b_half * half + gn * (cur->kb0 - cur->kb_lo) : a_off;
     o->toff = 0;
     o->gm = gm;
     o->gn = gn;
-    o->acc = MUT(2) ? 0 : cur->kb0 > 0;
-    o->emit = MUT(1) ? cur->kb0 == 0 : cur->kb0 + cur->nk == p->nkb;
+    o->acc = MUT(2) ? 0 : cur->kb0 > cur->kb_lo;
+    o->emit = p->split == 1 && (MUT(1) ? cur->kb0 == 0 : cur->kb0 + cur->nk == p->nkb);
     o->base = cur->c_at;
     o->stride = cfg->ldc;
     cur->a_half ^= 1;
     cur->step = 0;
-    if (cur->kb0 + cur->nk < p->nkb) {   /* the next chunk: nk_max blocks, or the rest */
+    if (cur->kb0 + cur->nk < cur->kb_hi) {   /* the next chunk: nk_max blocks, or the rest */
         cur->kb0 += cur->nk;
-        cur->nk = umin(p->nk_max, p->nkb - cur->kb0);
+        cur->nk = umin(p->nk_max, cur->kb_hi - cur->kb0);
+    } else if (p->split > 1) {
+        cur->step = 3;   /* the part's partial is complete: its reduction */
     } else {
         cur->tile++;
         if (++cur->bm == p->ntm) {   /* column-block major, no division on the hot path */
@@ -400,6 +481,23 @@ void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
         w[KTPU_CI_TOFF_WORD] = KTPU_FIELD(CI_TOFF_TOFF, o->toff);
         w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, o->gm) | KTPU_FIELD(CI_SHAPE_GN, o->gn);
         break;
+    case KTPU_CLOP_SEND:
+    case KTPU_CLOP_RECV:   /* ktpu_ci_peer's words: GM 1, GN the sub-tile count */
+        w[KTPU_CI_OP_WORD] = KTPU_FIELD(CI_OP_CODE, o->kind) | KTPU_FIELD(CI_OP_PX, o->px) | KTPU_FIELD(CI_OP_PY, o->py);
+        w[KTPU_CI_OFF_WORD] = 0;
+        w[KTPU_CI_TOFF_WORD] = KTPU_FIELD(CI_TOFF_TOFF, o->toff);
+        w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, 1u) | KTPU_FIELD(CI_SHAPE_GN, o->gm * o->gn);
+        w[KTPU_CI_NK_WORD] = w[KTPU_CI_BASE_WORD] = w[KTPU_CI_STRIDE_WORD] = w[7] = 0;
+        return;
+    case KTPU_CLOP_DRAIN:
+        w[KTPU_CI_OP_WORD] = KTPU_FIELD(CI_OP_CODE, KTPU_CLOP_DRAIN);
+        w[KTPU_CI_OFF_WORD] = 0;
+        w[KTPU_CI_TOFF_WORD] = KTPU_FIELD(CI_TOFF_TOFF, o->toff);
+        w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, o->gm) | KTPU_FIELD(CI_SHAPE_GN, o->gn);
+        w[KTPU_CI_NK_WORD] = w[7] = 0;
+        w[KTPU_CI_BASE_WORD] = o->base;
+        w[KTPU_CI_STRIDE_WORD] = o->stride;
+        return;
     default:   /* STATUS, read and clear: the next job starts clean */
         ktpu_ci_status(w, 1);
         return;

@@ -21,7 +21,8 @@
 static uint16_t a16[MAXM * MAXK], b16[MAXN * MAXK], cref[MAXM * MAXN];
 static int8_t qa[MAXM * MAXK], qb[MAXN * MAXK];
 static uint8_t sa[MAXM * MAXK / 32], sb[MAXN * MAXK / 32];
-static uint32_t tile[MAXM * MAXN];
+static uint32_t tile[MAXM * MAXN], parts[(MAXK / 32 - 1) * MAXM * MAXN];   /* split-K: at most K / 32 parts */
+static unsigned present;   /* clusters on this machine */
 static unsigned checks, fails;
 static uint32_t rng;
 
@@ -69,6 +70,9 @@ struct tcase {
     int stuck;
     unsigned l1, acc;       /* planner capacities (0: the hardware's): small ones force many tiles */
     unsigned ring;          /* a uniform plan's ring of encoded instructions (0: the service's) */
+    unsigned tiny;          /* split-K for sweeps longer than this (0: the planner's threshold): C,
+                               one tile, is then K split over min(clusters, K / 32) parts, and the
+                               reference adds them in the tree ktpu_ref_gemm_mx_split states */
 };
 
 static void put_rows16(uint32_t off, uint32_t ld, const uint16_t *x, uint32_t rows, uint32_t cols)
@@ -95,7 +99,8 @@ static void run_case(const struct tcase *t, unsigned seed)
     uint32_t esz = t->fmt == KTPU_FMT_FP16 ? 2 : 1;
     uint32_t lda = t->k * esz + 32, ldb = t->k * esz + 64, ldc = 2 * t->n + 8;
     uint32_t m = t->m, n = t->n, k = t->k;
-    unsigned rflags = 0;
+    unsigned rflags = 0, ncl = t->clusters ? t->clusters : present;
+    unsigned split = t->tiny && ncl > 1 ? (ncl < k / 32 ? ncl : k / 32) : 1;
     volatile uint32_t *job = ktpu_gemm_job();
     rng = 0x9E3779B9u ^ seed;
     uint32_t t_ref = ktpu_read_mcycle();
@@ -106,7 +111,10 @@ static void run_case(const struct tcase *t, unsigned seed)
         if (t->inf) a16[k + 5] = 0x7C00;   /* row 1, block 0: Inf */
         put_rows16(A_OFF, lda, a16, m, k);
         put_rows16(B_OFF, ldb, b16, n, k);
-        if (!t->bad && !t->stuck) rflags = ktpu_ref_gemm_f16(m, n, k, a16, b16, qa, sa, qb, sb, tile, cref);
+        if (!t->bad && !t->stuck) {
+            rflags = ktpu_ref_quant_matrix(a16, m, k, qa, sa) | ktpu_ref_quant_matrix(b16, n, k, qb, sb);
+            rflags |= ktpu_ref_gemm_mx_split(m, n, k, split, qa, sa, qb, sb, parts, tile, cref);
+        }
     } else {
         for (uint32_t i = 0; i < m * k; i++) qa[i] = i % 16 == 3 ? -64 : (int8_t)((int)(rnd() % 128) - 64);
         for (uint32_t i = 0; i < n * k; i++) qb[i] = i % 16 == 7 ? -64 : (int8_t)((int)(rnd() % 128) - 64);
@@ -114,7 +122,7 @@ static void run_case(const struct tcase *t, unsigned seed)
         for (uint32_t i = 0; i < n * k / 32; i++) sb[i] = (uint8_t)((12 + rnd() % 8) << 3 | (rnd() & 7));
         put_mx(A_OFF, lda, qa, sa, m, k);
         put_mx(B_OFF, ldb, qb, sb, n, k);
-        rflags = ktpu_ref_gemm_mx(m, n, k, qa, sa, qb, sb, tile, cref);
+        rflags = ktpu_ref_gemm_mx_split(m, n, k, split, qa, sa, qb, sb, parts, tile, cref);
     }
     t_ref = ktpu_read_mcycle() - t_ref;
     /* C and 64 bytes either side: canary */
@@ -145,6 +153,7 @@ static void run_case(const struct tcase *t, unsigned seed)
     opt.acc_depth = t->acc;
     opt.no_window_check = t->bad == 4;
     opt.ring = t->ring;
+    opt.tiny_sweep = t->tiny;
     unsigned st = ktpu_gemm_run(job, &opt);
     unsigned f0 = fails;
     CHECK(st == t->expect && job[KTPU_JOB_STATUS_WORD] == t->expect, "%s: status %s, expected %s", t->name,
@@ -208,35 +217,40 @@ static void run_case(const struct tcase *t, unsigned seed)
 int main(void)
 {
     static const struct tcase cases[] = {
-        /* name, M, K, N, format, JOB_CLUSTERS, expected, inf, bad, stuck, L1, ACC, ring */
-        {"8x64x16 FP16, all clusters", 8, 64, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
-        {"8x96x12 MXFP7 (-64 elements), 1 cluster", 8, 96, 12, KTPU_FMT_MX, 1, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
-        {"12x32x8 FP16, one K block (unfusable emit)", 12, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
+        /* name, M, K, N, format, JOB_CLUSTERS, expected, inf, bad, stuck, L1, ACC, ring, tiny */
+        {"8x64x16 FP16, all clusters", 8, 64, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
+        {"8x96x12 MXFP7 (-64 elements), 1 cluster", 8, 96, 12, KTPU_FMT_MX, 1, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
+        {"12x32x8 FP16, one K block (unfusable emit)", 12, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
         /* small planner capacities: 2-sub-tile tiles over all clusters, K
          * chunks of 1-2 blocks through both L1 halves, BT resident and
          * switching column blocks (L1 8) or streamed (L1 4) */
-        {"16x96x12 MXFP7, ACC 2, L1 8: many tiles", 16, 96, 12, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 8, 2, 0},
-        {"8x96x8 MXFP7, ACC 2, L1 4: BT streamed", 8, 96, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 4, 2, 0},
+        {"16x96x12 MXFP7, ACC 2, L1 8: many tiles", 16, 96, 12, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 8, 2, 0, 0},
+        {"8x96x8 MXFP7, ACC 2, L1 4: BT streamed", 8, 96, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 4, 2, 0, 0},
         /* 2x2-group tiles of a 16x16 C on all clusters: a uniform plan (one
          * stream moved per cluster) whose ring of encoded instructions holds
          * one, or two: the clusters in lockstep, or the fastest held two
          * instructions ahead of the slowest (the case above is uniform with
          * the full ring) */
-        {"16x32x16 MXFP7, ACC 4, L1 16: uniform, ring 1", 16, 32, 16, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 1},
-        {"16x32x16 FP16, ACC 4, L1 16: uniform, ring 2", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 2},
-        {"8x64x8 FP16 with an Inf (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 0, 0},
-        {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0, 0},
-        {"K = 48", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 2, 0, 0, 0, 0},
-        {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0, 0},
-        {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0, 0},
-        {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0, 0},
-        {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0, 0},
-        {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0, 0},
-        {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0},
+        {"16x32x16 MXFP7, ACC 4, L1 16: uniform, ring 1", 16, 32, 16, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 1, 0},
+        {"16x32x16 FP16, ACC 4, L1 16: uniform, ring 2", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 2, 0},
+        /* split-K (one tile, K over every cluster, the tree's uneven end
+         * on 4 clusters: 3 parts); with an L1 that streams BT */
+        {"24x96x20 MXFP7, split-K over all clusters", 24, 96, 20, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 1},
+        {"16x96x24 FP16, split-K, L1 16", 16, 96, 24, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 0, 0, 1},
+        {"8x64x8 FP16 with an Inf (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 0, 0, 0},
+        {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0, 0, 0},
+        {"K = 48", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 2, 0, 0, 0, 0, 0},
+        {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0, 0, 0},
+        {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0, 0, 0},
+        {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0, 0, 0},
+        {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0, 0, 0},
+        {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0, 0, 0},
+        {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
         /* last: the stuck cluster stays stuck */
-        {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0, 0},
+        {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0, 0, 0},
     };
-    ktpu_gemm_init();
+    int found = ktpu_gemm_init();
+    present = found > 0 ? (unsigned)found : 0;
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i], 1 + i);
     printf("gemm selftest: %u checks, %u failed\n", checks, fails);
     return fails > 100 ? 100 : (int)fails;

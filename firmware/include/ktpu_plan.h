@@ -12,8 +12,14 @@
  *       GEMM  acc = (chunk > 0), emit = (last chunk)      tile at TOFF 0
  *   STATUS                                            (the barrier)
  *
+ * Split-K (fewer C tiles than clusters): `split` clusters per tile, each
+ * over its range of K blocks (ktpu_ref_split_range's) without EMIT, then
+ * the binomial tree of ktpu_ref_gemm_mx_split: RECV from part + d (ADD_PEER)
+ * for d = 1, 2, ... while part % 2d == 0, else one SEND to part - d; part 0
+ * DRAINs the tile to C.
+ *
  * See docs/gemm.md for why each part is safe (the double-buffer argument)
- * and for a worked example. Split-K across clusters is not planned.
+ * and for a worked example.
  *
  * A uniform plan (every cluster the same number of whole tiles, its range
  * one translate of cluster 0's) lets the service compute one stream:
@@ -39,6 +45,10 @@ struct ktpu_plan_cfg {
     unsigned l1_depth;       /* entries per L1 side (KTPU_L1_DEPTH; smaller in tests) */
     unsigned acc_depth;      /* accumulator sub-tiles (KTPU_ACC_DEPTH) */
     unsigned tile_gm, tile_gn;   /* tile in sub-tile groups, or 0: the planner chooses */
+    int no_split;            /* never split K across clusters (comparisons) */
+    unsigned tiny_sweep;     /* a one-tile C of at most this many sub-tile x K-block steps runs
+                                on one cluster, not split (0: the planner's TINY_SWEEP; tests) */
+    const uint8_t *peer_xy;  /* cluster c's mesh position: peer_xy[2c], peer_xy[2c + 1] (SEND/RECV) */
 };
 
 struct ktpu_plan {
@@ -47,6 +57,10 @@ struct ktpu_plan {
     unsigned gm, gn;         /* tile size in sub-tile groups (edge tiles smaller) */
     unsigned ntm, ntn;       /* tiles down M, across N */
     unsigned ntiles;
+    unsigned tpc, tpc_rem;   /* tiles per cluster: cluster c < tpc_rem takes one more (clusters
+                                without a tile are the last ones) */
+    unsigned split;          /* clusters per tile (split-K parts), 1: none */
+    unsigned active;         /* clusters with a tile, the first ones */
     unsigned nk_max;         /* the other K chunks (L1 half capacity; the last may be shorter) */
     int b_resident;          /* BT of one column block stays in L1 B for all its tiles */
     uint32_t bpb;            /* source bytes per 32-element block: 64 FP16, 32 MXFP7 */
@@ -55,7 +69,7 @@ struct ktpu_plan {
                                 (or a multiple of) the column block's */
 };
 
-/* One instruction of the plan. kind is KTPU_CLOP_FILL, _GEMM or _STATUS;
+/* One instruction of the plan. kind is KTPU_CLOP_FILL, _GEMM, _SEND, _RECV, _DRAIN or _STATUS;
  * the fields are those of the instruction (docs/node.md). The rest says
  * what it is for (the service announces tiles, the test checks). */
 struct ktpu_plan_op {
@@ -65,7 +79,8 @@ struct ktpu_plan_op {
     unsigned aoff, boff, toff;            /* GEMM */
     unsigned gm, gn, nk;                  /* FILL: groups = gm, per group = nk */
     unsigned acc, emit;                   /* GEMM */
-    uint32_t base, stride;                /* FILL source, GEMM (emit) C */
+    uint32_t base, stride;                /* FILL source, GEMM (emit) and DRAIN C */
+    unsigned px, py;                      /* SEND, RECV: the peer (n = gm x gn sub-tiles) */
     /* bookkeeping */
     unsigned tile;                        /* plan tile index */
     unsigned g0, h0;                      /* tile origin in sub-tile groups */
@@ -79,7 +94,9 @@ struct ktpu_plan_cursor {
     unsigned g0, h0, gm, gn;              /* ... its origin and size in groups (edge tiles smaller) */
     uint32_t a_row, b_row, c_at;          /* ... its first A row, BT row and C element (bytes) */
     unsigned kb0, nk;                     /* current chunk */
-    unsigned step;                        /* 0 FILL B, 1 FILL A, 2 GEMM */
+    unsigned kb_lo, kb_hi;                /* this cluster's K blocks of the tile (split-K: its part's) */
+    unsigned part, red;                   /* split-K: its part; the next reduction distance d */
+    unsigned step;                        /* 0 FILL B, 1 FILL A, 2 GEMM, 3 reduction, 4 DRAIN */
     unsigned a_half;                      /* parity of the next A (and streamed B) chunk */
     unsigned b_half;                      /* resident B buffer in use */
     unsigned b_col;                       /* column block whose BT is resident, or ~0 */

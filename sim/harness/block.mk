@@ -9,7 +9,11 @@
 # built for N.
 SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_rvfi.c \
                sim/harness/ktpu_gemm_job.c
-SIMLIB_OBJS := $(patsubst sim/harness/%.c,$(BUILD)/host/harness/%.o,$(SIMLIB_SRCS))
+# the GEMM firmware's planner and encoders, unchanged: the reference follows
+# its split-K order
+SIMLIB_FW   := firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c
+SIMLIB_OBJS := $(patsubst sim/harness/%.c,$(BUILD)/host/harness/%.o,$(SIMLIB_SRCS)) \
+               $(patsubst %.c,$(BUILD)/host/harness/%.o,$(notdir $(SIMLIB_FW)))
 SIMLIB      := $(BUILD)/host/libktpusim.a
 KTPU_SIM    := $(BUILD)/ktpu-sim
 KTPU_SIM1   := $(BUILD)/ktpu-sim-1
@@ -18,7 +22,13 @@ KTPU_SIM4   := $(BUILD)/ktpu-sim-4
 $(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) \
                            $(addprefix sim/ref/,ktpu_ref.h ktpu_npy.h ktpu_in.h ktpu_out.h) $(GEN_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -I$(REF_INC) -c -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -I$(REF_INC) -Ifirmware/include -c -o $@ $<
+$(BUILD)/host/harness/ktpu_%.o: firmware/gemm/ktpu_%.c firmware/include/ktpu_plan.h firmware/include/ktpu_ci.h $(GEN_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include -c -o $@ $<
+$(BUILD)/host/harness/ktpu_%.o: firmware/lib/ktpu_%.c firmware/include/ktpu_ci.h $(GEN_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include -c -o $@ $<
 
 # Verilator's own make does not relink when a library it was handed changes,
 # so a new library removes the old binaries.

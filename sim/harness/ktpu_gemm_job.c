@@ -12,8 +12,12 @@
 #include "ktpu_err.h"
 #include "ktpu_npy.h"
 #include "ktpu_out.h"
+#include "ktpu_plan.h"
 #include "ktpu_ref.h"
 #include "ktpu_rng.h"
+
+/* The job block's counter slots bound the clusters a job uses (firmware/include/ktpu_gemm.h). */
+#define MAX_JOB_CLUSTERS ((KTPU_JOB_BYTES / 4u - KTPU_JOB_CL_WORD) / 8u)
 
 /* C canary: an FP16 NaN, which the machine never writes (R16 saturates). */
 #define CANARY16 0x7E57u
@@ -347,7 +351,26 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
         for (size_t e = 0; e < np * kp; e += 16)
             if (e / kp < j->n && e % kp < j->k)
                 j->qb[e] = -64;
-    j->ref_flags |= ktpu_ref_gemm_mx(mp, np, kp, j->qa, j->sa, j->qb, j->sb, j->tile, j->cref);
+    /* the firmware's plan, from the same portable planner and the job it
+     * will read: where it splits K across clusters, the reference adds the
+     * parts in the plan's order (SPEC §3.5) */
+    struct ktpu_plan plan;
+    struct ktpu_plan_cfg cfg = {
+        .m = (uint32_t)mp, .n = (uint32_t)np, .k = (uint32_t)kp,
+        .fmt = preq ? KTPU_FMT_MX : KTPU_FMT_FP16,
+        .a = j->a_off, .lda = j->lda, .b = j->b_off, .ldb = j->ldb, .c = j->c_off, .ldc = j->ldc,
+        .clusters = use_clusters ? use_clusters
+                                 : clusters_present < MAX_JOB_CLUSTERS ? clusters_present : MAX_JOB_CLUSTERS,
+        .l1_depth = KTPU_L1_DEPTH, .acc_depth = KTPU_ACC_DEPTH, .no_split = j->no_split,
+    };
+    j->split = cfg.clusters && ktpu_plan_init(&plan, &cfg) == KTPU_PLAN_OK ? plan.split : 1;
+    uint32_t *parts = j->split > 1 ? malloc((j->split - 1) * mp * np * sizeof *parts) : NULL;
+    if (j->split > 1 && !parts)
+        return fail(err, "out of memory for the split-K reference of a %zu x %zu x %zu GEMM", j->m, j->k,
+                    j->n);
+    j->ref_flags |= ktpu_ref_gemm_mx_split(mp, np, kp, j->split, j->qa, j->sa, j->qb, j->sb, parts, j->tile,
+                                           j->cref);
+    free(parts);
     if (j->corrupt_row >= 0 && (size_t)j->corrupt_row < mp && j->corrupt_col >= 0 &&
         (size_t)j->corrupt_col < np)
         j->cref[(size_t)j->corrupt_row * np + (size_t)j->corrupt_col] ^= 1u;
@@ -376,7 +399,7 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
     job_write(io, KTPU_JOB_C_STRIDE_WORD, j->ldc);
     job_write(io, KTPU_JOB_FLAGS_WORD,
               (uint32_t)(preq ? KTPU_FMT_MX : KTPU_FMT_FP16) << KTPU_JOB_FLAGS_FMT_LSB |
-                  KTPU_JOB_FLAGS_TILE_MBOX_MASK);
+                  KTPU_JOB_FLAGS_TILE_MBOX_MASK | (j->no_split ? KTPU_JOB_FLAGS_NO_SPLIT_MASK : 0u));
     job_write(io, KTPU_JOB_CLUSTERS_WORD, use_clusters);
     job_write(io, KTPU_JOB_STATUS_WORD, KTPU_JOBST_PENDING);
     return 0;
@@ -535,6 +558,9 @@ int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
                  "canaries %s; operands %s\n",
             j->tiles, j->tiles_failed, j->elems_failed, (unsigned long long)(mp * np - uncovered),
             mp * np, canary_hits ? "OVERWRITTEN" : "intact", op_hits ? "CHANGED" : "unchanged");
+    if (j->split > 1)
+        fprintf(out, "split-K: K in %u parts per tile, checked against the reference adding them in "
+                     "the plan's order (ktpu-ref gemm --split-k %u)\n", j->split, j->split);
     fprintf(out, "cycles: %llu in the job (firmware mcycle), %llu simulated in all\n",
             s.job_cycles, t->sim_cycles);
     fprintf(out, "MACs/cycle: %.2f of a peak of %u (512 x %u clusters): %.2f%% of peak\n",

@@ -112,6 +112,9 @@ const char *kUsage =
     "  -o FILE            where C goes (needed with --gemm, optional with --gemm-gen)\n"
     "  --firmware FILE    GEMM firmware (default fw/ktpu_gemm.elf beside this program)\n"
     "  --use-clusters N   ask the firmware to use N clusters (default all)\n"
+    "  --no-split-k       ask the firmware not to split K across clusters (JOB_FLAGS\n"
+    "                     NO_SPLIT; by default a C of fewer tiles than clusters is\n"
+    "                     split-K, checked in the planner's order: docs/gemm.md)\n"
     "  --csv FILE         append one result row (shape, cycles, % of peak) to FILE\n"
     "  --test-corrupt-ref R,C  flip the last bit of reference element C[R][C]\n"
     "                     (shows the tile check failing)\n"
@@ -146,7 +149,7 @@ struct Options {
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
     const char *gen = nullptr, *dist = "normal", *csv = nullptr;
     uint64_t shape[3] = {0, 0, 0};   // --gemm-gen M, K, N
-    bool preq = false;
+    bool preq = false, no_split = false;
     long clusters = -1, use_clusters = 0, corrupt_row = -1, corrupt_col = -1;
     bool gemm() const { return gemm_a || gen; }
 };
@@ -224,6 +227,8 @@ Options parse(int argc, char **argv)
             o.csv = file(a, v); i++;
         } else if (!std::strcmp(a, "--preq")) {
             o.preq = true;
+        } else if (!std::strcmp(a, "--no-split-k")) {
+            o.no_split = true;
         } else if (!std::strcmp(a, "--clusters")) {
             uint64_t c = 0;
             char err[KTPU_ARG_ERR_LEN];
@@ -265,8 +270,9 @@ Options parse(int argc, char **argv)
         if (o.elf) die("a program (%s) and a GEMM were both given: the GEMM runs the firmware of --firmware", o.elf);
         if (o.gemm_a && !o.out_c) die("%s", "--gemm needs -o C.npy");
     } else {
-        if (o.out_c || o.preq || o.firmware || o.csv || o.corrupt_row >= 0 || o.use_clusters)
-            die("%s", "-o, --preq, --firmware, --csv, --use-clusters and --test-corrupt-ref need --gemm or --gemm-gen");
+        if (o.out_c || o.preq || o.firmware || o.csv || o.corrupt_row >= 0 || o.use_clusters || o.no_split)
+            die("%s", "-o, --preq, --firmware, --csv, --use-clusters, --no-split-k and --test-corrupt-ref need "
+                      "--gemm or --gemm-gen");
         if (!o.elf && !o.boot) die("%s", "no program given (see --help)");
     }
     return o;
@@ -503,6 +509,7 @@ int main(int argc, char **argv)
     ktpu_gemm_io gio = {bd_write, bd_read, nullptr, ktpu_dram_bd_bytes()};
     if (opt.gemm()) {
         char gerr[KTPU_GEMM_ERR_LEN];
+        job.no_split = opt.no_split;
         if (ktpu_gemm_job_place(&job, &gio, (unsigned)opt.use_clusters, kClusters, gerr))
             die("%s", gerr);
     }

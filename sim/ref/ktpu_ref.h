@@ -184,6 +184,22 @@ unsigned ktpu_ref_gemm_mx(size_t m, size_t n, size_t k,
                           const int8_t *qb, const uint8_t *sb,
                           uint32_t *tile, uint16_t *c);
 
+/* Split-K (SPEC §3.5), the order the GEMM firmware's planner runs on
+ * `parts` clusters (firmware/gemm/ktpu_plan.c): K's nkb blocks in `parts`
+ * contiguous ranges, the first nkb % parts of them one block longer
+ * (ktpu_ref_split_range), each a partial tile in the one-cluster order;
+ * then a binomial tree, for d = 1, 2, 4, ... < parts: every part i with
+ * i % 2d == 0 and i + d < parts adds part i + d (ADD_PEER, one rounding
+ * each); part 0 is emitted. 1 <= parts <= nkb (parts = 1 is
+ * ktpu_ref_gemm_mx). scratch holds (parts - 1) * m * n FP22 values; tile
+ * (part 0, the reduced tile) and c as for ktpu_ref_gemm_mx. Returns the OR
+ * of the flags. */
+void ktpu_ref_split_range(size_t nkb, unsigned parts, unsigned part, size_t *kb0, size_t *kb1);
+unsigned ktpu_ref_gemm_mx_split(size_t m, size_t n, size_t k, unsigned parts,
+                                const int8_t *qa, const uint8_t *sa,
+                                const int8_t *qb, const uint8_t *sb,
+                                uint32_t *scratch, uint32_t *tile, uint16_t *c);
+
 /* Whole GEMM from FP16 operands: quantises A (m x k) and BT (n x k) into the
  * caller's scratch (qa m*k, sa m*k/32, qb n*k, sb n*k/32), then
  * ktpu_ref_gemm_mx. Returns the OR of all flags (NONFINITE included). */

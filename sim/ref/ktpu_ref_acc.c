@@ -100,6 +100,34 @@ unsigned ktpu_ref_gemm_mx(size_t m, size_t n, size_t k, const int8_t *qa, const 
     return fl;
 }
 
+void ktpu_ref_split_range(size_t nkb, unsigned parts, unsigned part, size_t *kb0, size_t *kb1)
+{
+    size_t q = nkb / parts, r = nkb % parts;
+    *kb0 = part * q + (part < r ? part : r);
+    *kb1 = *kb0 + q + (part < r);
+}
+
+unsigned ktpu_ref_gemm_mx_split(size_t m, size_t n, size_t k, unsigned parts, const int8_t *qa,
+                                const uint8_t *sa, const int8_t *qb, const uint8_t *sb,
+                                uint32_t *scratch, uint32_t *tile, uint16_t *c)
+{
+    size_t nkb = k / KTPU_MX_BLOCK_K, mn = m * n;
+    if (parts <= 1 || nkb == 0)
+        return ktpu_ref_gemm_mx(m, n, k, qa, sa, qb, sb, tile, c);
+    unsigned fl = 0;
+    for (unsigned i = 0; i < parts; i++) {
+        size_t kb0, kb1;
+        ktpu_ref_split_range(nkb, parts, i, &kb0, &kb1);
+        fl |= ktpu_ref_gemm_mx_partial(m, n, nkb, qa, sa, qb, sb, kb0, kb1, 0,
+                                       i ? scratch + (i - 1) * mn : tile);
+    }
+    for (unsigned d = 1; d < parts; d *= 2)
+        for (unsigned i = 0; i + d < parts; i += 2 * d)
+            fl |= ktpu_ref_tile_add_peer(i ? scratch + (i - 1) * mn : tile,
+                                         scratch + (i + d - 1) * mn, mn);
+    return fl | ktpu_ref_tile_emit(tile, c, mn);
+}
+
 unsigned ktpu_ref_gemm_f16(size_t m, size_t n, size_t k, const uint16_t *a, const uint16_t *bt,
                            int8_t *qa, uint8_t *sa, int8_t *qb, uint8_t *sb, uint32_t *tile,
                            uint16_t *c)

@@ -1,5 +1,7 @@
 /* ktpu-ref: the C reference as a command (SPEC §2).
- *   ktpu-ref gemm A.npy BT.npy C.npy   C = A x B exactly as one cluster
+ *   ktpu-ref gemm [--split-k S] A.npy BT.npy C.npy
+ *                                      C = A x B exactly as one cluster (or as
+ *                                      S clusters splitting K compute it)
  *   ktpu-ref quant X.npy Q.bin         MXFP7 storage of an FP16 matrix
  * Bad input: one line "ktpu-ref: FILE: what is wrong" on stderr, status 1
  * (2 for a usage error), and no output file is created or replaced. The
@@ -16,7 +18,7 @@
 #include "ktpu_ref.h"
 
 static const char usage_text[] =
-    "usage: ktpu-ref gemm A.npy BT.npy C.npy\n"
+    "usage: ktpu-ref gemm [--split-k S] A.npy BT.npy C.npy\n"
     "       ktpu-ref quant X.npy Q.bin\n"
     "       ktpu-ref --help\n"
     "\n"
@@ -27,6 +29,11 @@ static const char usage_text[] =
     "       exactly as one cluster computes it: both operands quantised to\n"
     "       MXFP7 per 32-block (SPEC 3.2), each element accumulated in FP22 in\n"
     "       increasing K-block order (LOAD, ADD..., then R16), SPEC 3.3-3.5.\n"
+    "       --split-k S: as S clusters splitting K compute it (what ktpu-sim's\n"
+    "       report names): K's blocks in S ranges, the first K/32 mod S one\n"
+    "       block longer, each summed as above, the S partial tiles then added\n"
+    "       pairwise (part i + part i+d, d = 1, 2, 4, ...; one FP22 rounding\n"
+    "       each), SPEC 3.5. 1 <= S <= K/32.\n"
     "quant  X is R x C FP16, C a multiple of 32. Writes R x C/32 blocks of 32\n"
     "       bytes (SPEC 3.1 storage), row-major.\n"
     "\n"
@@ -86,6 +93,8 @@ bad:
     return -1;
 }
 
+static unsigned split_k = 1;   /* gemm --split-k S */
+
 static int cmd_gemm(const char *pa, const char *pb, struct ktpu_out *out)
 {
     char err[KTPU_NPY_ERR_LEN];
@@ -104,20 +113,29 @@ static int cmd_gemm(const char *pa, const char *pb, struct ktpu_out *out)
         ktpu_npy_free(&b);
         return die(err);
     }
-    if (m > ((size_t)-1 / 8u) / n) {
+    if (split_k > k / 32u) {
+        snprintf(err, sizeof err, "--split-k %u: more parts than K's %zu blocks of 32 (K = %zu)", split_k,
+                 k / 32u, k);
+        ktpu_npy_free(&a);
+        ktpu_npy_free(&b);
+        return die(err);
+    }
+    if (m > ((size_t)-1 / 8u) / n / split_k) {
         ktpu_npy_free(&a);
         ktpu_npy_free(&b);
         return die("output too large");
     }
     int8_t *qa = malloc(m * k), *qb = malloc(n * k);
     uint8_t *sa = malloc(m * k / 32u), *sb = malloc(n * k / 32u);
-    uint32_t *tile = malloc(m * n * sizeof *tile);
+    uint32_t *tile = malloc(m * n * split_k * sizeof *tile);   /* part 0, then the others' scratch */
     uint16_t *c = malloc(m * n * sizeof *c);
     int rc = 0;
     if (!qa || !qb || !sa || !sb || !tile || !c) {
         rc = die("out of memory");
     } else {
-        unsigned fl = ktpu_ref_gemm_f16(m, n, k, a.data, b.data, qa, sa, qb, sb, tile, c);
+        unsigned fl = ktpu_ref_quant_matrix(a.data, m, k, qa, sa);
+        fl |= ktpu_ref_quant_matrix(b.data, n, k, qb, sb);
+        fl |= ktpu_ref_gemm_mx_split(m, n, k, split_k, qa, sa, qb, sb, tile + m * n, tile, c);
         if (fl & KTPU_FLAG_NONFINITE) {
             rc = die("internal error: NONFINITE after the input scan");
         } else if (ktpu_npy_write_f16_to(out->f, out->path, c, 2, (size_t[]){m, n}, err) != 0 ||
@@ -211,6 +229,16 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         return 0;
     }
+    if (argc == 7 && strcmp(argv[1], "gemm") == 0 && strcmp(argv[2], "--split-k") == 0) {
+        uint64_t s;
+        char err[KTPU_ARG_ERR_LEN];
+        if (ktpu_arg_u64("--split-k", argv[3], 1, 16, &s, err) != 0) {
+            fprintf(stderr, "ktpu-ref: %s\n", err);
+            return 2;
+        }
+        split_k = (unsigned)s;
+        return run("gemm", cmd_gemm, argv[4], argv[5], argv[6]);
+    }
     if (argc == 5 && strcmp(argv[1], "gemm") == 0)
         return run("gemm", cmd_gemm, argv[2], argv[3], argv[4]);
     if (argc == 4 && strcmp(argv[1], "quant") == 0)
@@ -218,7 +246,7 @@ int main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "gemm") != 0 && strcmp(argv[1], "quant") != 0)
         fprintf(stderr, "ktpu-ref: unknown command '%s' (try --help)\n", argv[1]);
     else
-        fprintf(stderr, "ktpu-ref: wrong arguments (usage: ktpu-ref gemm A.npy BT.npy C.npy | "
+        fprintf(stderr, "ktpu-ref: wrong arguments (usage: ktpu-ref gemm [--split-k S] A.npy BT.npy C.npy | "
                         "ktpu-ref quant X.npy Q.bin | --help)\n");
     return 2;
 }

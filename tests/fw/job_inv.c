@@ -35,7 +35,7 @@ const char *ktpu_job_invariant(const uint32_t *j, uint32_t win_base, uint64_t wi
     if (n < 4 || n > 65536 || n & 3u) return "N";
     if (k < 32 || k > (1u << 20) || k & 31u) return "K";
     if (fmt != KTPU_FMT_FP16 && fmt != KTPU_FMT_MX) return "FMT";
-    if (j[KTPU_JOB_FLAGS_WORD] >> 3) return "reserved FLAGS bits";   /* FMT 1:0, TILE_MBOX 2 */
+    if (j[KTPU_JOB_FLAGS_WORD] >> 4) return "reserved FLAGS bits";   /* FMT 1:0, TILE_MBOX 2, NO_SPLIT 3 */
     uint32_t row = fmt == KTPU_FMT_MX ? k : 2 * k;   /* bytes of a row of A or BT */
     uint32_t a = j[KTPU_JOB_A_WORD], as = j[KTPU_JOB_A_STRIDE_WORD];
     uint32_t b = j[KTPU_JOB_B_WORD], bs = j[KTPU_JOB_B_STRIDE_WORD];

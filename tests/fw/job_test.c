@@ -208,8 +208,10 @@ static void test_rules(void)
     j = job(64, 64, 64, KTPU_FMT_MX);
     set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | KTPU_JOB_FLAGS_TILE_MBOX_MASK);
     OK("MX with TILE_MBOX", &j, 2, 2);
-    /* bits above TILE_MBOX are reserved: refused, not ignored */
-    for (unsigned bit = 3; bit < 32; bit += 7) {
+    set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | KTPU_JOB_FLAGS_TILE_MBOX_MASK | KTPU_JOB_FLAGS_NO_SPLIT_MASK);
+    OK("MX with TILE_MBOX and NO_SPLIT", &j, 2, 2);
+    /* bits above NO_SPLIT are reserved: refused, not ignored */
+    for (unsigned bit = 4; bit < 32; bit += 7) {
         j = job(64, 64, 64, KTPU_FMT_MX);
         set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | 1u << bit);
         BAD("a reserved FLAGS bit", &j, R_RSV, KTPU_FMT_MX | 1u << bit);

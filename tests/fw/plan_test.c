@@ -11,6 +11,12 @@
  *   - every C sub-tile is emitted exactly once, at its own C address;
  *   - each element's K blocks arrive exactly once each, in increasing order
  *     (LOAD of block 0, then ADD of 1, 2, ...), A and BT blocks matching;
+ *   - split-K: each part LOADs at its range's first block
+ *     (ktpu_ref_split_range), every SEND is RECVed by the cluster it names,
+ *     each RECV adds exactly the partial ktpu_ref_gemm_mx_split's tree adds
+ *     there (part ranges [i, i + d) + [i + d, i + 2d)), and C is emitted
+ *     only from the sum of every part (clusters are run last first, so a
+ *     SEND is modelled before the RECV that takes it);
  *   - no L1 / accumulator capacity and no instruction field range exceeded;
  *   - a FILL never writes L1 entries the still-running sweep reads;
  *   - each cluster's stream ends with exactly one STATUS (none without tiles).
@@ -22,6 +28,7 @@
 
 #include "ktpu_ci.h"
 #include "ktpu_plan.h"
+#include "ktpu_ref.h"
 
 static long checks, fails;
 static int verbose = 1;
@@ -50,7 +57,39 @@ static uint32_t rnd(void)
 }
 
 #define NO_TAG 0xFFFFFFFFu
-struct acc_state { int valid; unsigned rg, cg, next; };
+/* an accumulator sub-tile: C sub-tile (rg, cg), K blocks up to next, the
+ * sum of split-K parts [plo, phi) */
+struct acc_state { int valid; unsigned rg, cg, next, plo, phi; };
+
+/* cluster c's mesh position for SEND / RECV (any distinct ones) */
+#define MAX_CL 16
+static const uint8_t peer_xy[2 * MAX_CL] = {1, 0, 2, 0, 3, 0, 0, 1, 1, 1, 2, 1, 3, 1, 0, 2,
+                                            1, 2, 2, 2, 3, 2, 0, 3, 1, 3, 2, 3, 3, 3, 0, 4};
+static unsigned cluster_at(unsigned x, unsigned y)
+{
+    for (unsigned c = 0; c < MAX_CL; c++)
+        if (peer_xy[2 * c] == x && peer_xy[2 * c + 1] == y) return c;
+    return MAX_CL;
+}
+/* K block one past split-K part i (the whole K without split-K) */
+static unsigned part_end(const struct ktpu_plan *p, unsigned i)
+{
+    size_t kb0, kb1;
+    ktpu_ref_split_range(p->nkb, p->split, i, &kb0, &kb1);
+    return (unsigned)kb1;
+}
+/* the split-K part whose range starts at K block k, or split */
+static unsigned part_at(const struct ktpu_plan *p, unsigned k)
+{
+    for (unsigned i = 0; i < p->split; i++) {
+        size_t kb0, kb1;
+        ktpu_ref_split_range(p->nkb, p->split, i, &kb0, &kb1);
+        if (kb0 == k) return i;
+    }
+    return p->split;
+}
+/* a SEND's partials, held until the RECV that takes them */
+struct mailbox { int full; unsigned to, n; struct acc_state *s; };
 
 /* Tag of the block a FILL entry loads: (row group << 16 | K block), or
  * NO_TAG (and a failure) if the address is not the start of a 4-row group's
@@ -78,6 +117,75 @@ static int overlaps(unsigned a0, unsigned n0, unsigned a1, unsigned n1)
     return a0 < a1 + n1 && a1 < a0 + n0;
 }
 
+/* SEND, RECV and DRAIN on the model (split-K). */
+static void peer_op(const struct ktpu_plan *p, unsigned cl, const struct ktpu_plan_op *op, struct acc_state *acc,
+                    struct mailbox *box, unsigned char *produced)
+{
+    const struct ktpu_plan_cfg *c = &p->cfg;
+    uint32_t w[KTPU_CI_WORDS];
+    unsigned n = op->gm * op->gn;
+    CHECK(op->toff + n <= c->acc_depth && n, "cluster %u: %s of %u sub-tiles at %u past the accumulator", cl,
+          ktpu_clop_name(op->kind), n, op->toff);
+    if (op->toff + n > c->acc_depth || !n) return;
+    if (op->kind == KTPU_CLOP_DRAIN) {
+        CHECK(ktpu_ci_drain(w, op->toff, op->gm, op->gn, op->base, op->stride) == 0, "cluster %u: DRAIN fields", cl);
+        CHECK(fast_encode_same(op, w), "cluster %u: DRAIN: ktpu_plan_encode differs from ktpu_ci_drain", cl);
+        for (unsigned g = 0; g < op->gm; g++)
+            for (unsigned h = 0; h < op->gn; h++) {
+                struct acc_state *s = &acc[op->toff + g * op->gn + h];
+                CHECK(s->valid && s->next == p->nkb && s->plo == 0 && s->phi == p->split,
+                      "cluster %u: DRAIN of (%u,%u) after %u of %u K blocks (parts %u..%u of %u)", cl, s->rg, s->cg,
+                      s->next, p->nkb, s->plo, s->phi, p->split);
+                uint32_t want = c->c + 4 * s->rg * c->ldc + 8 * s->cg, got = op->base + 4 * g * op->stride + 8 * h;
+                CHECK(got == want && op->stride == c->ldc, "cluster %u: DRAIN of (%u,%u) to 0x%x, its C address is 0x%x",
+                      cl, s->rg, s->cg, got, want);
+                if (s->valid && s->rg < p->gmt && s->cg < p->gnt) produced[s->rg * p->gnt + s->cg]++;
+                s->valid = 0;
+            }
+        return;
+    }
+    unsigned peer = cluster_at(op->px, op->py);
+    CHECK(ktpu_ci_peer(w, op->kind, op->px, op->py, op->toff, n) == 0, "cluster %u: peer fields", cl);
+    CHECK(fast_encode_same(op, w), "cluster %u: %s: ktpu_plan_encode differs from ktpu_ci_peer", cl,
+          ktpu_clop_name(op->kind));
+    CHECK(peer < c->clusters && peer != cl, "cluster %u: %s names (%u,%u), no other cluster of the job", cl,
+          ktpu_clop_name(op->kind), op->px, op->py);
+    if (peer >= c->clusters || peer == cl) return;
+    for (unsigned i = 0; i < n; i++) {   /* only whole partials move */
+        struct acc_state *s = &acc[op->toff + i];
+        CHECK(s->valid && s->phi >= 1 && s->next == part_end(p, s->phi - 1),
+              "cluster %u: %s of sub-tile %u, an incomplete partial (K blocks to %u, parts %u..%u)", cl,
+              ktpu_clop_name(op->kind), op->toff + i, s->next, s->plo, s->phi);
+    }
+    if (op->kind == KTPU_CLOP_SEND) {
+        struct mailbox *b = &box[cl];
+        CHECK(!b->full, "cluster %u: a second SEND before the first was taken", cl);
+        b->full = 1;
+        b->to = peer;
+        b->n = n;
+        free(b->s);
+        b->s = malloc(n * sizeof *b->s);
+        memcpy(b->s, &acc[op->toff], n * sizeof *b->s);
+        return;
+    }
+    /* RECV: the tree step ktpu_ref_gemm_mx_split takes here */
+    struct mailbox *b = &box[peer];
+    CHECK(b->full && b->to == cl && b->n == n, "cluster %u: RECV from cluster %u, which sent %s", cl, peer,
+          b->full ? "another count or to another cluster" : "nothing (yet)");
+    if (!b->full || b->to != cl || b->n != n) return;
+    b->full = 0;
+    for (unsigned i = 0; i < n; i++) {
+        struct acc_state *r = &acc[op->toff + i], *t = &b->s[i];
+        unsigned d = r->phi - r->plo;
+        CHECK(r->rg == t->rg && r->cg == t->cg && !(d & (d - 1)) && r->plo % (2 * d) == 0 && t->plo == r->phi &&
+                  t->phi == (r->plo + 2 * d < p->split ? r->plo + 2 * d : p->split),
+              "cluster %u: RECV adds (%u,%u) parts %u..%u onto (%u,%u) parts %u..%u: not the reference's tree", cl,
+              t->rg, t->cg, t->plo, t->phi, r->rg, r->cg, r->plo, r->phi);
+        r->phi = t->phi;
+        r->next = t->next;
+    }
+}
+
 /* Runs and checks one plan; returns the number of instructions. */
 static long check_plan(const struct ktpu_plan *p)
 {
@@ -86,8 +194,9 @@ static long check_plan(const struct ktpu_plan *p)
     uint32_t *l1a = malloc(l1 * sizeof *l1a), *l1b = malloc(l1 * sizeof *l1b);
     struct acc_state *acc = malloc(accd * sizeof *acc);
     unsigned char *produced = calloc((size_t)p->gmt * p->gnt, 1);
+    struct mailbox box[MAX_CL] = {{0}};
     long n_ops = 0, fail0 = fails;
-    for (unsigned cl = 0; cl < c->clusters && fails - fail0 < 5; cl++) {
+    for (unsigned cl = c->clusters; cl-- > 0 && fails - fail0 < 5;) {
         struct ktpu_plan_cursor cur;
         struct ktpu_plan_op op;
         struct ktpu_plan_op last_gemm;
@@ -138,6 +247,10 @@ static long check_plan(const struct ktpu_plan *p)
                     }
                 continue;
             }
+            if (op.kind == KTPU_CLOP_SEND || op.kind == KTPU_CLOP_RECV || op.kind == KTPU_CLOP_DRAIN) {
+                peer_op(p, cl, &op, acc, box, produced);
+                continue;
+            }
             CHECK(op.kind == KTPU_CLOP_GEMM, "cluster %u: unexpected opcode %u", cl, op.kind);
             if (op.kind != KTPU_CLOP_GEMM) continue;
             CHECK(ktpu_ci_gemm(w, op.aoff, op.boff, op.toff, op.gm, op.gn, op.nk, op.acc, op.emit, op.base,
@@ -162,11 +275,15 @@ static long check_plan(const struct ktpu_plan *p)
                         }
                         unsigned rg = ta >> 16, cg = tb >> 16, k = ta & 0xFFFF;
                         if (kb == 0 && !op.acc) {
-                            CHECK(k == 0, "cluster %u: C sub-tile (%u,%u) starts at K block %u", cl, rg, cg, k);
+                            unsigned part = part_at(p, k);
+                            CHECK(part < p->split, "cluster %u: C sub-tile (%u,%u) starts at K block %u", cl, rg,
+                                  cg, k);
                             s->valid = 1;
                             s->rg = rg;
                             s->cg = cg;
-                            s->next = 1;
+                            s->next = k + 1;
+                            s->plo = part;
+                            s->phi = part + 1;
                         } else {
                             CHECK(s->valid && s->rg == rg && s->cg == cg && s->next == k,
                                   "cluster %u: ADD of (%u,%u) K block %u onto tile holding (%u,%u) next %u", cl, rg,
@@ -178,8 +295,9 @@ static long check_plan(const struct ktpu_plan *p)
                 for (unsigned g = 0; g < op.gm; g++)
                     for (unsigned h = 0; h < op.gn; h++) {
                         struct acc_state *s = &acc[op.toff + g * op.gn + h];
-                        CHECK(s->next == p->nkb, "cluster %u: (%u,%u) emitted after %u of %u K blocks", cl, s->rg,
-                              s->cg, s->next, p->nkb);
+                        CHECK(s->next == p->nkb && s->plo == 0 && s->phi == p->split,
+                              "cluster %u: (%u,%u) emitted after %u of %u K blocks (parts %u..%u of %u)", cl, s->rg,
+                              s->cg, s->next, p->nkb, s->plo, s->phi, p->split);
                         uint32_t want = c->c + 4 * s->rg * c->ldc + 8 * s->cg;
                         uint32_t got = op.base + 4 * g * op.stride + 8 * h;
                         CHECK(got == want && op.stride == c->ldc,
@@ -192,6 +310,10 @@ static long check_plan(const struct ktpu_plan *p)
         }
         CHECK(statuses == (my_tiles > 0), "cluster %u: %d STATUS at the end of its stream (%u tiles)", cl, statuses,
               my_tiles);
+    }
+    for (unsigned cl = 0; cl < MAX_CL; cl++) {
+        CHECK(!box[cl].full, "cluster %u: SEND to cluster %u that no RECV takes", cl, box[cl].to);
+        free(box[cl].s);
     }
     for (unsigned i = 0; i < p->gmt && fails - fail0 < 5; i++)
         for (unsigned j = 0; j < p->gnt; j++)
@@ -256,6 +378,7 @@ static void cfg_default(struct ktpu_plan_cfg *c, uint32_t m, uint32_t n, uint32_
     c->b = c->a + m * c->lda + 32 * (rnd() % 64);
     c->c = c->b + n * c->ldb + 8 * (rnd() % 64);
     c->clusters = clusters;
+    c->peer_xy = peer_xy;
     c->l1_depth = KTPU_L1_DEPTH;
     c->acc_depth = KTPU_ACC_DEPTH;
 }
@@ -273,8 +396,9 @@ static void run(const struct ktpu_plan_cfg *cfg, int show)
     long n = check_plan(&p);
     check_uniform(&p);
     if (show && verbose)
-        printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks of %u of %u, B %s, %ld instructions\n", buf, p.gm,
-               p.gn, p.ntiles, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n);
+        printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks of %u of %u, B %s, %ld instructions%s\n", buf, p.gm,
+               p.gn, p.ntiles, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n,
+               p.split > 1 ? ", split-K" : "");
     if (show && verbose && p.uniform) printf("  %-34s uniform: one stream, shifted per cluster\n", "");
 }
 
@@ -449,6 +573,39 @@ int main(int argc, char **argv)
                         n_small++;
                     }
     if (verbose) printf("exhaustive small shapes: %ld plans\n", n_small);
+
+    /* split-K: small C, long K, 2..16 clusters (the tree's uneven ends:
+     * 3, 5, 6, 7 parts), K ranges from one block each to uneven ones,
+     * also on capacities that cut C into a few tiles */
+    static const unsigned sk_caps[][2] = {{KTPU_L1_DEPTH, KTPU_ACC_DEPTH}, {64, 16}, {256, 64}};
+    static const uint32_t sk_mn[][2] = {{64, 64}, {36, 20}, {16, 64}, {64, 8}, {128, 64}};
+    static const uint32_t sk_nkb[] = {3, 5, 7, 9, 17, 64, 100};
+    long n_split = 0;
+    for (unsigned ci = 0; ci < sizeof sk_caps / sizeof sk_caps[0]; ci++)
+        for (unsigned s = 0; s < sizeof sk_mn / sizeof sk_mn[0]; s++)
+            for (unsigned kk = 0; kk < sizeof sk_nkb / sizeof sk_nkb[0]; kk++)
+                for (unsigned cl = 2; cl <= MAX_CL; cl++) {
+                    struct ktpu_plan_cfg c;
+                    struct ktpu_plan p;
+                    cfg_default(&c, sk_mn[s][0], sk_mn[s][1], 32 * sk_nkb[kk], (s + kk) % 2 ? KTPU_FMT_MX : KTPU_FMT_FP16,
+                                cl);
+                    c.l1_depth = sk_caps[ci][0];
+                    c.acc_depth = sk_caps[ci][1];
+                    run(&c, 0);
+                    if (ktpu_plan_init(&p, &c) == KTPU_PLAN_OK && p.split > 1) n_split++;
+                }
+    if (verbose) printf("split-K shapes: %ld plans split K\n", n_split);
+    CHECK(n_split >= 300, "only %ld split-K plans", n_split);
+    {   /* the shapes split-K is for, shown */
+        struct ktpu_plan_cfg c;
+        cfg_default(&c, 64, 64, 1024, KTPU_FMT_MX, 4);
+        run(&c, 1);
+        cfg_default(&c, 64, 64, 1024, KTPU_FMT_MX, 2);
+        run(&c, 1);
+        cfg_default(&c, 64, 64, 1024, KTPU_FMT_MX, 4);
+        c.no_split = 1;
+        run(&c, 1);
+    }
 
     /* the benchmark grid (SPEC §15), shown */
     static const uint32_t grid[][3] = {{64, 128, 64}, {128, 128, 128}, {256, 256, 256}, {256, 256, 1024}};

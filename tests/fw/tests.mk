@@ -5,14 +5,16 @@ FW_TEST_DIR  := $(BUILD)/tests/fw
 FW_HOST_SRCS := firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c
 FW_HOST_HDRS := firmware/include/ktpu_plan.h firmware/include/ktpu_ci.h $(GEN_H)
 
-$(FW_TEST_DIR)/plan_test: tests/fw/plan_test.c $(FW_HOST_SRCS) $(FW_HOST_HDRS)
+# (split-K's K ranges come from the reference's ktpu_ref_split_range)
+$(FW_TEST_DIR)/plan_test: tests/fw/plan_test.c $(FW_HOST_SRCS) $(FW_HOST_HDRS) $(REF_LIB)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include -o $@ tests/fw/plan_test.c $(FW_HOST_SRCS)
+	$(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include -I$(REF_INC) -o $@ tests/fw/plan_test.c $(FW_HOST_SRCS) $(REF_LIB)
 
 TEST_DEPS += $(FW_TEST_DIR)/plan_test
 TESTS += fw_plan fw_plan_mutants
 TEST_CMD.fw_plan := $(FW_TEST_DIR)/plan_test
-TEST_CMD.fw_plan_mutants := tests/fw/plan_mutants.sh $(FW_TEST_DIR)/mut $(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include
+TEST_CMD.fw_plan_mutants := tests/fw/plan_mutants.sh $(FW_TEST_DIR)/mut $(REF_LIB) $(HOST_CC) $(HOST_CFLAGS) \
+                            -Ifirmware/include -I$(REF_INC)
 
 # fw_job: the job block's check (firmware/gemm/ktpu_job.c) on the host,
 # rule by rule and at every limit (tests/fw/job_test.c), against a second
@@ -37,7 +39,7 @@ TEST_CMD.fw_gemm_selftest := $(KTPU_SIM) $(GEMM_ST_ELF)
 TEST_DEPS += $(KTPU_SIM) $(GEMM_ST_ELF)
 
 # make regress: the self-test on 1 and 4 clusters, and on broken planners.
-GEMM_MUTANTS := 1 2 5 8 9 11
+GEMM_MUTANTS := 1 2 5 8 9 11 12 13
 GEMM_MUT_ELFS := $(foreach n,$(GEMM_MUTANTS),$(FW_DIR)/mut/ktpu_gemm_selftest_m$(n).elf)
 REGRESS_DEPS += $(GEMM_ST_ELF) $(GEMM_MUT_ELFS) $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 REGRESS_CMDS += $(KTPU_SIM1) $(GEMM_ST_ELF) ;

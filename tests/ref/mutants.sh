@@ -43,6 +43,8 @@ ktpu_ref_acc.c	s/\*tile = ktpu_ref_r22_add_contribution\(\*tile, p, sa, sb, flag
 ktpu_ref_acc.c	s/\*peer_out = \*tile & FP22_WORD_MASK;/*peer_out = *tile;/	SEND passes bits above 21
 ktpu_ref_acc.c	s/for \(size_t kb = kb0; kb < kb1; kb\+\+\) \{\n                int32_t p = ktpu_ref_block_dot\(qa \+ i \* k \+ kb \* KTPU_MX_BLOCK_K,\n                                               qb \+ j \* k \+ kb \* KTPU_MX_BLOCK_K\);/for (size_t kr = kb0; kr < kb1; kr++) {\n                size_t kb = kb1 - 1 - (kr - kb0);\n                int32_t p = ktpu_ref_block_dot(qa + i * k + kb * KTPU_MX_BLOCK_K,\n                                               qb + j * k + kb * KTPU_MX_BLOCK_K);/	K-blocks accumulated in decreasing order
 ktpu_ref_acc.c	s/\(kb == kb0 && !acc\) \? KTPU_ACC_LOAD/(kb == kb0) ? KTPU_ACC_LOAD/	acc bit ignored
+ktpu_ref_acc.c	s/for \(unsigned i = 0; i \+ d < parts; i \+= 2 \* d\)/for (unsigned i = 0; i + d < parts \&\& d == 1; i += 2 * d)/	split-K sums only the first level of the tree
+ktpu_ref_acc.c	s/\*kb0 = part \* q \+ \(part < r \? part : r\);/*kb0 = part * q + (part > parts - 1 - r ? part - (parts - r) : 0);/	split-K's longer parts are the last, not the first
 ktpu_npy.c	s/if \(strcmp\(descr, "<f2"\) != 0\)/if (strncmp(descr, "<f", 2) != 0)/	.npy reader accepts any little-endian float
 ktpu_npy.c	s/hoff = 12;/hoff = 10;/	v2.0 header length read as v1.0
 ktpu_npy.c	s/    if \(have > count \* 2u\)\n/    if (0)\n/	trailing bytes accepted

@@ -295,6 +295,38 @@ static void random_gemms(void)
                             "split-K peer sum element %zu", e);
             }
         }
+
+        /* ktpu_ref_gemm_mx_split: the parts' ranges tile K (the first
+         * nkb mod parts one longer), and C is the tree of the model's
+         * R22 additions over the partials, then R16 */
+        unsigned parts = 1 + model_rand() % (nkb < 5 ? nkb : 5);
+        static uint32_t part[5][MAXM * MAXN], scratch[4 * MAXM * MAXN], tsplit[MAXM * MAXN];
+        static uint16_t csplit[MAXM * MAXN];
+        size_t next = 0;
+        for (unsigned i = 0; i < parts; i++) {
+            size_t kb0, kb1, len = nkb / parts + (i < nkb % parts);
+            ktpu_ref_split_range(nkb, parts, i, &kb0, &kb1);
+            model_check(kb0 == next && kb1 == kb0 + len, "split range %u of %u over %zu blocks: [%zu, %zu)", i,
+                        parts, nkb, kb0, kb1);
+            next = kb1;
+            ktpu_ref_gemm_mx_partial(m, n, nkb, QA, SA, QB, SB, kb0, kb1, 0, part[i]);
+        }
+        for (unsigned d = 1; d < parts; d *= 2)
+            for (unsigned i = 0; i + d < parts; i += 2 * d)
+                for (size_t e = 0; e < m * n; e++) {
+                    unsigned f = 0;
+                    part[i][e] = model_r22(model_sadd(model_fp22_value(part[i][e]),
+                                                      model_fp22_value(part[i + d][e])), &f);
+                }
+        ktpu_ref_gemm_mx_split(m, n, k, parts, QA, SA, QB, SB, scratch, tsplit, csplit);
+        for (size_t e = 0; e < m * n; e++) {
+            unsigned f = 0;
+            model_check(tsplit[e] == part[0][e] && csplit[e] == model_r16(part[0][e], &f),
+                        "split-K %u parts, element %zu: tile 0x%06x C 0x%04x, model 0x%06x", parts, e,
+                        (unsigned)tsplit[e], (unsigned)csplit[e], (unsigned)part[0][e]);
+        }
+        if (parts == 1)
+            model_check(memcmp(csplit, C, m * n * 2) == 0, "split-K in 1 part is not the one-cluster GEMM");
     }
     printf("random GEMMs: 300 (M, N 1..12, K 32..256), %lu elements against the model\n", elems);
 }

@@ -11,7 +11,10 @@
 # fraction, the commit, the seed, the DRAM latency and the job's phases from
 # the firmware's "gemm: phases:" line (cycles from the job's start): the
 # first instruction, the latest first sweep of a cluster (the prologue ends),
-# the last sweep's start (the tail begins). The previous run's CSV
+# the last sweep's start (the tail begins), and whether the plan split K
+# across clusters. After the grid, shapes with few C tiles and a long K
+# are run with split-K (the planner's choice) and without (--no-split-k),
+# on 2 and 4 clusters. The previous run's CSV
 # is kept as CSV.prev and every row that got slower (more job cycles) than
 # the same row there is listed. With gnuplot, CSV.png plots % of peak per
 # shape (MXFP7, latency 64).
@@ -28,46 +31,59 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "prologue" "steady" "last+tail"
-for lat in 64 1; do
-  for s in "${shapes[@]}"; do
-    for fmt in fp16 mx; do
-      for c in 1 2 4; do
-        args=(--clusters "$c" --gemm-gen "$s" --seed $seed --dram-latency $lat --max-cycles 100000000 --csv "$tmp/row.csv")
+row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k]: one run, one CSV row
+        local s=$1 fmt=$2 c=$3 lat=$4; shift 4
+        args=(--clusters "$c" --gemm-gen "$s" --seed $seed --dram-latency $lat --max-cycles 100000000 --csv "$tmp/row.csv" "$@")
         [ $fmt = mx ] && args+=(--preq)
         rm -f "$tmp/row.csv"
         "$b/ktpu-sim" "${args[@]}" >"$tmp/out.txt" 2>&1 || status=1
+        split=$(sed -n 's/^split-K: K in \([0-9]*\) parts per tile.*/\1/p' "$tmp/out.txt")
         busy=$(sed -n 's/^gemm: CPU: .* busy \([0-9]*\)% of the job$/\1/p' "$tmp/out.txt")
         phases=$(awk '/^gemm: phases:/ { first = $6; sw = 0
                        for (i = 10; $i != "(cluster"; i++) if ($i + 0 > sw) sw = $i + 0
                        for (; i <= NF; i++) if ($i == "from") last = $(i + 1)
                        sub(/,$/, "", first); sub(/,$/, "", last); print first "," sw "," last }' "$tmp/out.txt")
         if [ ! -s "$tmp/row.csv" ]; then
-          echo "bench: $s $fmt $c clusters latency $lat: no result row (ktpu-sim output follows)"
+          echo "bench: $s $fmt $c clusters latency $lat $*: no result row (ktpu-sim output follows)"
           tail -n 5 "$tmp/out.txt"
           status=1
-          continue
+          return
         fi
-        [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency,first_instr,first_sweep,last_sweep" >"$csv"
-        echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat,${phases:-,,}" >>"$csv"
+        [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency,first_instr,first_sweep,last_sweep,split_k" >"$csv"
+        echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat,${phases:-,,},${split:-1}" >>"$csv"
         tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
-          '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s\n", s, f, c, l, $6, $7, $8, $16, $21, $22 - $21, $6 - $22, ($10 == "pass" ? "" : "FAIL") }'
+          '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s\n", s, f, c, l, $6, $7, $8, $16, $21, $22 - $21, $6 - $22,
+                    ($23 > 1 ? "split-K " $23 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
+}
+for lat in 64 1; do
+  for s in "${shapes[@]}"; do
+    for fmt in fp16 mx; do
+      for c in 1 2 4; do
+        row "$s" $fmt $c $lat
       done
     done
+  done
+done
+# split-K against the same job without it
+for s in 64x1024x64 128x2048x64; do
+  for c in 2 4; do
+    row "$s" mx $c 64
+    row "$s" mx $c 64 --no-split-k
   done
 done
 echo "CSV: $csv"
 
 # rows slower than the previous run's (key: m, k, n, operands, clusters, latency)
 if [ -f "$csv.prev" ]; then
-  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$19] = $6; next }
-           FNR > 1 { k = $1","$2","$3","$4","$5","$19
+  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$19","$23] = $6; next }
+           FNR > 1 { k = $1","$2","$3","$4","$5","$19","$23
                      if (k in prev && $6 + 0 > prev[k] + 0) {
-                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $19, prev[k], $6; n++ } }
+                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $19, $23, prev[k], $6; n++ } }
            END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"
 fi
 
 if command -v gnuplot >/dev/null 2>&1; then
-  awk -F, 'FNR > 1 && $4 == "mx" && $19 == 64 { print $1"x"$2"x"$3, $5, $8 }' "$csv" >"$tmp/plot.dat"
+  awk -F, 'FNR > 1 && $4 == "mx" && $19 == 64 && $23 == 1 { print $1"x"$2"x"$3, $5, $8 }' "$csv" >"$tmp/plot.dat"
   gnuplot <<GP
 set terminal pngcairo size 900,500 noenhanced
 set output "$csv.png"

@@ -48,13 +48,13 @@ $(SOC_TEST_DIR)/gemm_one_m%.elf: tests/soc/gemm_one.c $(FW_HDRS) $(FW_LINK_DEPS)
 SOC_GEMM_ONE := $(foreach m,0 1 2 3 4 5 6 7 8 9,$(SOC_TEST_DIR)/gemm_one_m$(m).elf)
 
 ifneq ($(wildcard $(KTPU_RAM_SRC)),)
-TEST_DEPS += $(SOC_GEMM_ONE)
+TEST_DEPS += $(SOC_GEMM_ONE) $(KTPU_EXAMPLE) $(GEMM_FW_ELF)
 TESTS += soc_gemm_harness
 TEST_CMD.soc_gemm_harness := tests/soc/check_gemm.sh $(BUILD) $(SOC_TEST_DIR)
 ifneq ($(wildcard firmware/gemm/main.c),)
 TESTS += soc_gemm_fw
 TEST_CMD.soc_gemm_fw := tests/soc/check_gemm_fw.sh $(BUILD)
-TEST_DEPS += $(GEMM_FW_ELF)
+TEST_DEPS += $(GEMM_FW_ELF) $(FW_DIR)/mut/ktpu_gemm_m12.elf
 endif
 endif
 
