@@ -16,7 +16,7 @@
 
 #define MAXM 24
 #define MAXN 24
-#define MAXK 96
+#define MAXK 128
 
 static uint16_t a16[MAXM * MAXK], b16[MAXN * MAXK], cref[MAXM * MAXN];
 static int8_t qa[MAXM * MAXK], qb[MAXN * MAXK];
@@ -233,9 +233,10 @@ int main(void)
          * the full ring) */
         {"16x32x16 MXFP7, ACC 4, L1 16: uniform, ring 1", 16, 32, 16, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 1, 0},
         {"16x32x16 FP16, ACC 4, L1 16: uniform, ring 2", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 2, 0},
-        /* split-K (one tile, K over every cluster, the tree's uneven end
-         * on 4 clusters: 3 parts); with an L1 that streams BT */
-        {"24x96x20 MXFP7, split-K over all clusters", 24, 96, 20, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 1},
+        /* split-K (one tile, K over every cluster: 4 parts on 4 clusters,
+         * where the tree is not a chain; 3 parts, the tree's uneven end);
+         * with an L1 that streams BT */
+        {"24x128x20 MXFP7, split-K over all clusters", 24, 128, 20, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 1},
         {"16x96x24 FP16, split-K, L1 16", 16, 96, 24, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 0, 0, 1},
         {"8x64x8 FP16 with an Inf (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 0, 0, 0},
         {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0, 0, 0},
