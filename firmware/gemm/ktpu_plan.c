@@ -115,6 +115,30 @@ static unsigned gm_candidates(unsigned t, unsigned lim, unsigned ncl, unsigned *
 
 #define TINY_SWEEP 2048u   /* sub-tile x K-block steps: ~6 instructions of CPU time */
 
+/* The cost of C in one tile split-K over s parts, in tile_cost's model:
+ * each part sweeps its K range, then the tree's levels move the tile one
+ * after the other (two flits per sub-tile); the port carries A and BT once
+ * and C; the CPU issues every part's chunks and its reduction. In 32 or
+ * 64 bits, as tile_cost. */
+#define SPLIT_COST(NAME, T)                                                                        \
+    static T NAME(const struct ktpu_plan *p, unsigned half, unsigned s)                            \
+    {                                                                                              \
+        T sub = (T)p->gmt * p->gnt, bpe = p->bpb / 8;                                              \
+        unsigned kpart = cdiv(p->nkb, s), nk = umin(kpart, udiv(half, p->gmt)), levels = 0;        \
+        int bres = p->gnt * kpart <= half;                                                         \
+        if (!bres) nk = umin(nk, udiv(half, p->gnt));                                              \
+        while ((1u << levels) < s) levels++;                                                       \
+        T chunks = cdiv(kpart, nk);                                                                \
+        T sweep = (T)umax(p->gmt * p->gnt, KTPU_ACC_REUSE_MIN) * kpart + sub * 2 + chunks * GEMM_START + \
+                  levels * 2 * sub;                                                                \
+        T mem = (T)(p->gmt + p->gnt) * p->nkb * bpe + sub * 3;                                     \
+        T cpu = s * (chunks * (bres ? 2 : 3) + 2) * CPU_PER_INSTR;                                 \
+        T worst = sweep > mem ? sweep : mem;                                                       \
+        return (worst > cpu ? worst : cpu) + (T)(p->gmt + p->gnt) * bpe * 2;                       \
+    }
+SPLIT_COST(split_cost32, uint32_t)
+SPLIT_COST(split_cost64, uint64_t)
+
 /* The tile without a search, for the shapes the machine is built for: the
  * whole accumulator as a gm x gn tile of powers of two, gn = gm or 2 gm
  * (16 x 32 groups for ACC_DEPTH 512), when it tiles C exactly and every
@@ -214,14 +238,24 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
         p->gm = p->gmt;
         p->gn = p->gnt;
     } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc && cfg->clusters > 1 && !cfg->no_split) {
-        /* C in one tile and K long: split-K, every cluster a part of K
-         * (at least one block each); A and BT are read once in all */
-        p->gm = p->gmt;
-        p->gn = p->gnt;
-        p->split = umin(cfg->clusters, p->nkb);
-    } else {
-        regular_tile(p, half, acc);
+        /* C in one tile and K long: split-K over every cluster (A and BT
+         * read once in all, a reduction after the sweeps), if the cost
+         * model finds it cheaper than C split by M into one tile per
+         * cluster (each reading all of BT); else the usual rules.
+         * Measured, MXFP7 on 2 clusters: 64x1024x64 split-K 8,754 cycles,
+         * M split 10,428; 128x2048x64 22,515 and 21,359 (the model picks
+         * the faster of each) */
+        unsigned s = umin(cfg->clusters, p->nkb), gm = cdiv(p->gmt, cfg->clusters), ntm = cdiv(p->gmt, gm);
+        int small = p->gmt * p->gnt * p->nkb < (1u << 19) && cfg->clusters <= 16;   /* as search_tile */
+        if (cfg->tiny_sweep ||   /* tests: split-K whatever the model says */
+            (small ? split_cost32(p, half, s) < tile_cost32(p, gm, p->gnt, ntm, udiv(half, gm))
+                   : split_cost64(p, half, s) < tile_cost64(p, gm, p->gnt, ntm, udiv(half, gm)))) {
+            p->gm = p->gmt;
+            p->gn = p->gnt;
+            p->split = s;
+        }
     }
+    if (!p->gm && !cfg->tile_gm) regular_tile(p, half, acc);
     if (!p->gm) search_tile(p, half, acc);
     if (!p->gm) return KTPU_PLAN_CAPACITY;
     p->ntm = cdiv(p->gmt, p->gm);

@@ -20,8 +20,8 @@ struct ktpu_gemm_opts {
     int no_window_check;   /* test only: operands outside MEM_WIN_* reach the agent (the HWERR path) */
     unsigned ring;         /* test only: a uniform plan's ring of encoded instructions, 1, 2, 4 or 8
                               entries (the fastest cluster at most that far ahead); 0 = 16 */
-    unsigned tiny_sweep;   /* test only: split-K for sweeps longer than this (ktpu_plan_cfg); 0 = the
-                              planner's */
+    unsigned tiny_sweep;   /* test only: split-K for sweeps longer than this, always (ktpu_plan_cfg);
+                              0 = the planner's rules */
 };
 
 /* The job block as the CPU sees it. */

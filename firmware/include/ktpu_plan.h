@@ -46,8 +46,9 @@ struct ktpu_plan_cfg {
     unsigned acc_depth;      /* accumulator sub-tiles (KTPU_ACC_DEPTH) */
     unsigned tile_gm, tile_gn;   /* tile in sub-tile groups, or 0: the planner chooses */
     int no_split;            /* never split K across clusters (comparisons) */
-    unsigned tiny_sweep;     /* a one-tile C of at most this many sub-tile x K-block steps runs
-                                on one cluster, not split (0: the planner's TINY_SWEEP; tests) */
+    unsigned tiny_sweep;     /* tests: a one-tile C of more than this many sub-tile x K-block steps
+                                is split-K, whatever the cost model says (0: the planner's
+                                TINY_SWEEP and its model) */
     const uint8_t *peer_xy;  /* cluster c's mesh position: peer_xy[2c], peer_xy[2c + 1] (SEND/RECV) */
 };
 
