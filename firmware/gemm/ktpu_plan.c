@@ -153,7 +153,7 @@ static void regular_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
     unsigned gm = 1u << (lg / 2), gn = 1u << (lg - lg / 2);
     if (gm > half || gn > half || (p->gmt & (gm - 1)) || (p->gnt & (gn - 1))) return;
     unsigned tiles = (p->gmt >> (lg / 2)) * (p->gnt >> (lg - lg / 2));
-    /* fewer tiles than clusters: one each and the rest idle (no split-K) */
+    /* fewer tiles than clusters: one each (ktpu_plan_init may then split K for the idle ones) */
     if (tiles >= ncl && ((ncl & (ncl - 1)) || (tiles & (ncl - 1)))) return;
     p->gm = gm;
     p->gn = gn;
