@@ -10,14 +10,12 @@
 
 #include "ktpu_defs.h"
 #include "ktpu_err.h"
+#include "ktpu_gemm.h"
 #include "ktpu_npy.h"
 #include "ktpu_out.h"
 #include "ktpu_plan.h"
 #include "ktpu_ref.h"
 #include "ktpu_rng.h"
-
-/* The job block's counter slots bound the clusters a job uses (firmware/include/ktpu_gemm.h). */
-#define MAX_JOB_CLUSTERS ((KTPU_JOB_BYTES / 4u - KTPU_JOB_CL_WORD) / 8u)
 
 /* C canary: an FP16 NaN, which the machine never writes (R16 saturates). */
 #define CANARY16 0x7E57u
@@ -360,7 +358,8 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
         .fmt = preq ? KTPU_FMT_MX : KTPU_FMT_FP16,
         .a = j->a_off, .lda = j->lda, .b = j->b_off, .ldb = j->ldb, .c = j->c_off, .ldc = j->ldc,
         .clusters = use_clusters ? use_clusters
-                                 : clusters_present < MAX_JOB_CLUSTERS ? clusters_present : MAX_JOB_CLUSTERS,
+                                 : clusters_present < KTPU_GEMM_MAX_CLUSTERS ? clusters_present
+                                                                             : KTPU_GEMM_MAX_CLUSTERS,
         .l1_depth = KTPU_L1_DEPTH, .acc_depth = KTPU_ACC_DEPTH, .no_split = j->no_split,
     };
     j->split = cfg.clusters && ktpu_plan_init(&plan, &cfg) == KTPU_PLAN_OK ? plan.split : 1;

@@ -32,28 +32,28 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "prologue" "steady" "last+tail"
 row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k]: one run, one CSV row
-        local s=$1 fmt=$2 c=$3 lat=$4; shift 4
-        args=(--clusters "$c" --gemm-gen "$s" --seed $seed --dram-latency $lat --max-cycles 100000000 --csv "$tmp/row.csv" "$@")
-        [ $fmt = mx ] && args+=(--preq)
-        rm -f "$tmp/row.csv"
-        "$b/ktpu-sim" "${args[@]}" >"$tmp/out.txt" 2>&1 || status=1
-        split=$(sed -n 's/^split-K: K in \([0-9]*\) parts per tile.*/\1/p' "$tmp/out.txt")
-        busy=$(sed -n 's/^gemm: CPU: .* busy \([0-9]*\)% of the job$/\1/p' "$tmp/out.txt")
-        phases=$(awk '/^gemm: phases:/ { first = $6; sw = 0
-                       for (i = 10; $i != "(cluster"; i++) if ($i + 0 > sw) sw = $i + 0
-                       for (; i <= NF; i++) if ($i == "from") last = $(i + 1)
-                       sub(/,$/, "", first); sub(/,$/, "", last); print first "," sw "," last }' "$tmp/out.txt")
-        if [ ! -s "$tmp/row.csv" ]; then
-          echo "bench: $s $fmt $c clusters latency $lat $*: no result row (ktpu-sim output follows)"
-          tail -n 5 "$tmp/out.txt"
-          status=1
-          return
-        fi
-        [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency,first_instr,first_sweep,last_sweep,split_k" >"$csv"
-        echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat,${phases:-,,},${split:-1}" >>"$csv"
-        tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
-          '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s\n", s, f, c, l, $6, $7, $8, $16, $21, $22 - $21, $6 - $22,
-                    ($23 > 1 ? "split-K " $23 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
+  local s=$1 fmt=$2 c=$3 lat=$4 args split busy phases; shift 4
+  args=(--clusters "$c" --gemm-gen "$s" --seed $seed --dram-latency $lat --max-cycles 100000000 --csv "$tmp/row.csv" "$@")
+  [ $fmt = mx ] && args+=(--preq)
+  rm -f "$tmp/row.csv"
+  "$b/ktpu-sim" "${args[@]}" >"$tmp/out.txt" 2>&1 || status=1
+  split=$(sed -n 's/^split-K: K in \([0-9]*\) parts per tile.*/\1/p' "$tmp/out.txt")
+  busy=$(sed -n 's/^gemm: CPU: .* busy \([0-9]*\)% of the job$/\1/p' "$tmp/out.txt")
+  phases=$(awk '/^gemm: phases:/ { first = $6; sw = 0
+                 for (i = 10; $i != "(cluster"; i++) if ($i + 0 > sw) sw = $i + 0
+                 for (; i <= NF; i++) if ($i == "from") last = $(i + 1)
+                 sub(/,$/, "", first); sub(/,$/, "", last); print first "," sw "," last }' "$tmp/out.txt")
+  if [ ! -s "$tmp/row.csv" ]; then
+    echo "bench: $s $fmt $c clusters latency $lat $*: no result row (ktpu-sim output follows)"
+    tail -n 5 "$tmp/out.txt"
+    status=1
+    return
+  fi
+  [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency,first_instr,first_sweep,last_sweep,split_k" >"$csv"
+  echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat,${phases:-,,},${split:-1}" >>"$csv"
+  tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
+    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s\n", s, f, c, l, $6, $7, $8, $16, $21, $22 - $21, $6 - $22,
+              ($23 > 1 ? "split-K " $23 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
 }
 for lat in 64 1; do
   for s in "${shapes[@]}"; do
