@@ -64,7 +64,7 @@ RV_CFLAGS := -march=rv32im_zicsr -mabi=ilp32 --specs=picolibc.specs -Os -g \
 # parameter) always stops the build.
 VERILATOR        := verilator
 VERILATOR_FLAGS  := --cc --exe --build -j 2 -Wall -Wno-fatal -Werror-USERFATAL --x-assign unique --x-initial unique \
-                    -O2 --assert -CFLAGS "-O2 -std=c++17" -I$(GEN) $(GEN)/ktpu_pkg.sv
+                    -O2 --assert -CFLAGS "-O2 -std=c++17" -I$(GEN)
 
 # ---- names shared across fragments -----------------------------------------
 # Defined here, not in the fragment that builds them, because fragments are
@@ -89,21 +89,63 @@ DSP48E2_VFLAGS :=
 VL_DIR         := $(BUILD)/vl
 endif
 
+# ---- RTL blocks and file lists ----------------------------------------------
+# Each block's fragment (rtl/*/block.mk) declares only its own files and the
+# blocks whose modules it instantiates:
+#   RTL.name      := its files, in compile order
+#   RTL_USES.name := blocks it uses
+# $(call rtl_srcs,NAME...) is the closure (used blocks first, every file
+# once). Benches, synthesis rows and the tops' file lists all come from it;
+# a top's list, build/filelists/TOP.f (the package first, one path a line),
+# is what Verilator (-f), Yosys and Vivado read for that top.
+# RTL_PATCH='ORIG=COPY ...' (the mutant scripts) names COPY wherever ORIG is.
+rtl_uniq    = $(if $(1),$(firstword $(1)) $(call rtl_uniq,$(filter-out $(firstword $(1)),$(1))))
+rtl_closure = $(foreach b,$(1),$(if $(filter undefined,$(origin RTL.$(b))),$(error unknown RTL block '$(b)'),\
+                $(call rtl_closure,$(RTL_USES.$(b))) $(RTL.$(b))))
+rtl_patch   = $(foreach f,$(1),$(or $(patsubst $(f)=%,%,$(filter $(f)=%,$(RTL_PATCH))),$(f)))
+rtl_srcs    = $(call rtl_patch,$(strip $(call rtl_uniq,$(call rtl_closure,$(1)))))
+
+# $(call filelist,TOP,BLOCK...) declares build/filelists/TOP.f; its contents
+# are FILELIST.TOP. The file is rewritten only when they change, so a
+# binary built from it is rebuilt only then. $(call synth_filelist,...) is
+# the same without the DSP48E2 simulation model (synthesis has the primitive).
+FILELIST_DIR ?= $(BUILD)/filelists$(if $(DSP48E2_MODEL),-vendor)
+.PHONY: FORCE
+define filelist_rule
+FILELISTS += $(FILELIST_DIR)/$(1).f
+FILELIST.$(1) = $(GEN_SV) $(2)
+$(FILELIST_DIR)/$(1).f: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' $$(FILELIST.$(1)) >$$@.tmp
+	@cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@
+endef
+# `make -s rtl-srcs BLOCKS='...' [RTL_PATCH=...]` prints the closure, for
+# scripts that run Verilator themselves (the mutant sweeps).
+.PHONY: rtl-srcs
+rtl-srcs: ; @echo $(call rtl_srcs,$(BLOCKS))
+filelist       = $(eval $(call filelist_rule,$(1),$$(call rtl_srcs,$(2))))
+synth_filelist = $(eval $(call filelist_rule,$(1),$$(filter-out $$(DSP48E2_SRCS),$$(call rtl_srcs,$(2)))))
+FILELISTS :=
+
 # $(call verilate,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS)
 # Builds $(VL_DIR)/NAME/VTOP from SystemVerilog, C++ harness and C sources,
 # linked with the host reference library; harnesses may include the shared
 # bench helpers in tests/common (ktpu_tb.h: random stream, check counters). The build log stays beside it.
+# A top's file list among SOURCES (build/filelists/TOP.f) is passed as -f
+# and brings the package; otherwise the package is passed first.
 # The old binary is removed first: Verilator's own make does not relink when
 # only a library changed.
 TB_COMMON := tests/common
 define verilate
-$(VL_DIR)/$(1)/V$(2): $(3) $(GEN_SV) $(REF_LIB) $(wildcard $(TB_COMMON)/*.h)
+$(VL_DIR)/$(1)/V$(2): $(3) $(foreach f,$(filter %.f,$(3)),$(FILELIST.$(basename $(notdir $(f))))) \
+                      $(GEN_SV) $(REF_LIB) $(wildcard $(TB_COMMON)/*.h)
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	@echo "verilate $(1)"
 	@$(VERILATOR) $(VERILATOR_FLAGS) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
 	    -CFLAGS -I$(abspath $(REF_INC)) -CFLAGS -I$(abspath $(GEN)) -CFLAGS -I$(abspath $(TB_COMMON)) \
-	    $(foreach f,$(3),$(abspath $(f))) $(abspath $(REF_LIB)) >$$(@D)/build.log 2>&1 \
+	    $(if $(filter %.f,$(3)),,$(GEN_SV)) $(foreach f,$(3),$(if $(filter %.f,$(f)),-f $(f),$(abspath $(f)))) \
+	    $(abspath $(REF_LIB)) >$$(@D)/build.log 2>&1 \
 	  || { tail -n 40 $$(@D)/build.log; exit 1; }
 endef
 
@@ -143,7 +185,7 @@ BENCH_CMDS :=
 REGRESS_CMDS :=
 SYNTH_CMDS :=
 SYNTH_BLOCKS :=
-include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk \
+include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk fpga/block.mk \
                           scripts/*/block.mk tests/*/tests.mk tests/*/fuzz.mk))
 
 run_cmds = @set -e; $(1) true

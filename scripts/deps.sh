@@ -28,9 +28,25 @@ else
   [ -f /usr/include/zlib.h ]    || need+=(zlib1g-dev)
   # make bench plots its CSV (tests/soc/bench_gemm.sh).
   have gnuplot                  || need+=(gnuplot-nox)
+  # the FPGA flow's Tcl runs under tclsh against stub Vivado commands (tests/fpga).
+  have tclsh                    || need+=(tcl)
 fi
 
-[ ${#need[@]} -eq 0 ] && exit 0
+# The oldest versions the project is built and tested with: one line when a
+# tool here is older (the build still runs; expect differences).
+check_versions() {
+  [ "${1:-}" = fuzz ] && return 0
+  local v
+  v=$(verilator --version 2>/dev/null | awk '{print $2}')
+  [ -n "$v" ] && [ "$(printf '%s\n' 5.006 "$v" | sort -V | head -n1)" != 5.006 ] &&
+    echo "deps: warning: Verilator $v is older than 5.006, the version this project is tested with" >&2
+  v=$(yosys -V 2>/dev/null | awk '{print $2}')
+  [ -n "$v" ] && [ "$(printf '%s\n' 0.23 "$v" | sort -V | head -n1)" != 0.23 ] &&
+    echo "deps: warning: Yosys $v is older than 0.23, the version this project is tested with" >&2
+  return 0
+}
+
+[ ${#need[@]} -eq 0 ] && { check_versions "${1:-}"; exit 0; }
 
 echo "deps: installing ${need[*]}"
 SUDO=""
@@ -43,3 +59,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+check_versions "${1:-}"

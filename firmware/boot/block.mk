@@ -8,8 +8,6 @@ BOOT_ELF     := $(FW_DIR)/ktpu_boot.elf
 RESIDENT_ELF := $(FW_DIR)/ktpu_gemm_resident.elf
 BOOT_MEM_LD  := $(FW_DIR)/ktpu_boot_mem.ld
 BOOT_H       := firmware/include/ktpu_boot.h
-# Cycles the bootloader waits for an image at reset, and between two bytes.
-BOOT_WAIT    ?= 20000
 
 # The region's size, written once in ktpu_boot.h, for the link scripts.
 $(BOOT_MEM_LD): $(BOOT_H) firmware/boot/block.mk
@@ -19,7 +17,7 @@ $(BOOT_MEM_LD): $(BOOT_H) firmware/boot/block.mk
 	@mv $@.tmp $@
 
 # Freestanding: no small-data (gp is not set while it runs), no libc.
-BOOT_CFLAGS := $(RV_CFLAGS) -O2 -Ifirmware/include -ffreestanding -funroll-loops -msmall-data-limit=0 -DKTPU_BOOT_WAIT=$(BOOT_WAIT)u
+BOOT_CFLAGS := $(RV_CFLAGS) -O2 -Ifirmware/include -ffreestanding -funroll-loops -msmall-data-limit=0
 $(FW_DIR)/boot/boot.o: firmware/boot/boot.c $(BOOT_H) $(FW_HDRS) firmware/boot/block.mk
 	@mkdir -p $(@D)
 	$(RV_CC) $(BOOT_CFLAGS) -c -o $@ $<

@@ -1,7 +1,7 @@
 /* The UART bootloader (SPEC §9.1, docs/boot.md). Runs from its own region
  * at the top of local RAM (entry.S sets its stack there), before the
  * built-in firmware's start-up: it listens on UART RX for up to
- * KTPU_BOOT_WAIT cycles; a frame (ktpu_boot.h) is received whole into the
+ * BOOT_WAIT cycles (an MMIO register: the SoC's parameter); a frame (ktpu_boot.h) is received whole into the
  * DRAM staging area and checked (header, every block's CRC, the payload's
  * CRC, every record inside RAM below this region or DRAM below the staging
  * area) before a byte of it is copied to its place; then the program
@@ -15,13 +15,9 @@
 #include "ktpu_rt.h"
 
 /* Cycles of MTIME to wait for the first byte, and between two bytes of a
- * frame. The build sets both for the machine (co-simulation: short). */
-#ifndef KTPU_BOOT_WAIT
-#define KTPU_BOOT_WAIT 20000u
-#endif
-#ifndef KTPU_BOOT_GAP
-#define KTPU_BOOT_GAP KTPU_BOOT_WAIT
-#endif
+ * frame: the machine's BOOT_WAIT (co-simulation: short; a board: about 2 s
+ * of its clock), so one boot image serves both. */
+static uint32_t wait_cycles;
 
 int ktpu_boot_main(void);
 void ktpu_boot_start(uint32_t entry) __attribute__((noreturn));   /* entry.S */
@@ -82,7 +78,7 @@ static uint32_t __attribute__((noinline)) recv_block(volatile uint32_t *dst, uin
     for (; i < n; i += 4) {
         uint32_t w = 0;
         for (unsigned k = 0; k < 4 && i + k < n; k++) {
-            int b = get(KTPU_BOOT_GAP);
+            int b = get(wait_cycles);
             if (b < 0) {
                 *crc = ~c;
                 return i + k;
@@ -125,12 +121,13 @@ int ktpu_boot_main(void)
 {
     uint8_t h[KTPU_BOOT_HDR_BYTES];
     ack_mode = 0;
-    int c = get(KTPU_BOOT_WAIT);
+    wait_cycles = KTPU_REG(BOOT_WAIT);
+    int c = get(wait_cycles);
     if (c < 0) return 0;   /* nothing came: the built-in firmware */
     crc_init();
     h[0] = (uint8_t)c;
     for (unsigned i = 1; i < KTPU_BOOT_HDR_BYTES; i++) {
-        if ((c = get(KTPU_BOOT_GAP)) < 0) return refuse("truncated header", i);
+        if ((c = get(wait_cycles)) < 0) return refuse("truncated header", i);
         h[i] = (uint8_t)c;
     }
     if (rd32(h) != KTPU_BOOT_MAGIC) return refuse("bad magic (not a ktpu-upload image)", rd32(h));
@@ -156,7 +153,7 @@ int ktpu_boot_main(void)
             got = 0;
             if (r != n) return refuse("truncated: payload bytes received", at + r);
             for (unsigned i = 0; i < 4; i++) {
-                if ((c = get(KTPU_BOOT_GAP)) < 0) return refuse("truncated: payload bytes received", at + n);
+                if ((c = get(wait_cycles)) < 0) return refuse("truncated: payload bytes received", at + n);
                 got |= (uint32_t)c << (8 * i);
             }
             if (bc == got) break;

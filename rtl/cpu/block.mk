@@ -1,6 +1,6 @@
 # The RV32IM sequencer core (SPEC §2, §9). docs/cpu.md.
-CPU_SRCS := rtl/cpu/ktpu_cpu_muldiv.sv rtl/cpu/ktpu_cpu.sv
+RTL.cpu := rtl/cpu/ktpu_cpu_muldiv.sv rtl/cpu/ktpu_cpu.sv
 
 SYNTH_BLOCKS += cpu
 SYNTH_TOP.cpu  := ktpu_cpu
-SYNTH_SRCS.cpu := $(GEN_SV) $(CPU_SRCS)
+SYNTH_SRCS.cpu  = $(call rtl_srcs,cpu)

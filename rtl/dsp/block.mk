@@ -1,9 +1,11 @@
 # DSP48E2 model and mx_mac (docs/datapath.md). The model itself is selected
 # by $(DSP48E2_SRCS) in the top Makefile (ours, or the vendor's).
-MX_MAC_SRCS := rtl/dsp/ktpu_mx_mac.sv
+RTL.dsp48e2 := $(DSP48E2_SRCS)
+RTL.mx_mac  := rtl/dsp/ktpu_mx_mac.sv
+RTL_USES.mx_mac := dsp48e2
 
 # Synthesis reads mx_mac without any DSP48E2 model: Yosys's own cell library
 # provides the primitive.
 SYNTH_BLOCKS += mx_mac
 SYNTH_TOP.mx_mac  := ktpu_mx_mac
-SYNTH_SRCS.mx_mac := $(MX_MAC_SRCS)
+SYNTH_SRCS.mx_mac  = $(call rtl_srcs,mx_mac)

@@ -1,6 +1,8 @@
 # Mesh (SPEC §7): router and mesh generator. docs/noc.md.
-NOC_SRCS := rtl/noc/ktpu_router.sv rtl/noc/ktpu_mesh.sv
+RTL.router := rtl/noc/ktpu_router.sv
+RTL.mesh   := rtl/noc/ktpu_mesh.sv
+RTL_USES.mesh := router
 
 SYNTH_BLOCKS += router
 SYNTH_TOP.router  := ktpu_router
-SYNTH_SRCS.router := rtl/noc/ktpu_router.sv
+SYNTH_SRCS.router  = $(call rtl_srcs,router)

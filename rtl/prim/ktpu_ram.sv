@@ -14,12 +14,16 @@
 // instance is set to as well). UltraRAM in simple dual port cannot promise
 // that, so with Primitive "ultra" such a collision is a simulation error:
 // callers must not rely on it. Contents start undefined (random in
-// simulation); there is no reset, as in the primitives.
+// simulation) unless InitFile names a $readmemh file (one hex word a line
+// from address 0: the FPGA build's firmware image, which the bitstream holds
+// as the primitive's initial contents); there is no reset, as in the
+// primitives.
 module ktpu_ram #(
   parameter int unsigned Width       = 32,
   parameter int unsigned Depth       = 512,
   parameter int unsigned ReadLatency = 1,
-  parameter              Primitive   = "block"
+  parameter              Primitive   = "block",
+  parameter              InitFile    = ""         // untyped: "" or a path
 ) (
   input  wire                      clk_i,
   input  wire                      we_i,
@@ -34,6 +38,7 @@ module ktpu_ram #(
   localparam bit IsBlock = (Prim == 96'("block"));
   localparam bit IsUltra = (Prim == 96'("ultra"));
   localparam bit IsDist  = (Prim == 96'("distributed"));
+  localparam bit HasInit = InitFile != "";
 
   if (!IsBlock && !IsUltra && !IsDist) begin : gen_bad_primitive
     $fatal(1, "ktpu_ram: Primitive=%s: must be \"block\", \"ultra\" or \"distributed\"", Primitive);
@@ -54,8 +59,8 @@ module ktpu_ram #(
     .BYTE_WRITE_WIDTH_A(Width), .WRITE_DATA_WIDTH_A(Width), .READ_DATA_WIDTH_B(Width),
     .MEMORY_SIZE(Width * Depth), .MEMORY_PRIMITIVE(Primitive),
     .CLOCKING_MODE("common_clock"), .READ_LATENCY_B(ReadLatency),
-    .WRITE_MODE_B(WriteModeB), .MEMORY_INIT_FILE("none"), .MEMORY_INIT_PARAM("0"),
-    .USE_MEM_INIT(0), .ECC_MODE("no_ecc"), .AUTO_SLEEP_TIME(0), .WAKEUP_TIME("disable_sleep"),
+    .WRITE_MODE_B(WriteModeB), .MEMORY_INIT_FILE(HasInit ? InitFile : "none"), .MEMORY_INIT_PARAM("0"),
+    .USE_MEM_INIT(HasInit ? 1 : 0), .ECC_MODE("no_ecc"), .AUTO_SLEEP_TIME(0), .WAKEUP_TIME("disable_sleep"),
     .MESSAGE_CONTROL(0), .READ_RESET_VALUE_B("0"), .RST_MODE_A("SYNC"), .RST_MODE_B("SYNC"),
     .USE_EMBEDDED_CONSTRAINT(0), .CASCADE_HEIGHT(0), .SIM_ASSERT_CHK(1)
   ) u_xpm (
@@ -70,18 +75,27 @@ module ktpu_ram #(
   // One branch per primitive: the attribute must be a literal.
   if (IsUltra) begin : gen_ultra
     (* ram_style = "ultra" *) logic [Width-1:0] mem_q [Depth];
+    if (HasInit) begin : gen_init
+      initial $readmemh(InitFile, mem_q);
+    end
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
       if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else if (IsDist) begin : gen_dist
     (* ram_style = "distributed" *) logic [Width-1:0] mem_q [Depth];
+    if (HasInit) begin : gen_init
+      initial $readmemh(InitFile, mem_q);
+    end
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
       if (re_i) rd_q <= mem_q[raddr_i];
     end
   end else begin : gen_block
     (* ram_style = "block" *) logic [Width-1:0] mem_q [Depth];
+    if (HasInit) begin : gen_init
+      initial $readmemh(InitFile, mem_q);
+    end
     always_ff @(posedge clk_i) begin
       if (we_i) mem_q[waddr_i] <= wdata_i;
       if (re_i) rd_q <= mem_q[raddr_i];

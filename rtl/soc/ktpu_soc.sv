@@ -33,7 +33,10 @@ module ktpu_soc #(
   parameter int DramAddrBits = 24,
   parameter int Clusters     = 2,
   parameter int MemPorts     = 1,
-  parameter RamPrimitive     = "block"   // untyped, as ktpu_ram expects
+  parameter int UartClksPerBit = ktpu_pkg::UART_SIM_CLKS_PER_BIT,   // clock / baud
+  parameter int unsigned BootWait = ktpu_pkg::BOOT_WAIT_SIM,        // cycles (MMIO BOOT_WAIT)
+  parameter RamPrimitive     = "block",  // untyped, as ktpu_ram expects
+  parameter RamInit          = ""        // local RAM's initial contents (ktpu_soc_seq)
 ) (
   input  wire logic                    clk_i,
   input  wire logic                    rst_i,
@@ -42,13 +45,10 @@ module ktpu_soc #(
   input  wire logic [31:0]             ld_addr_i,
   input  wire logic [3:0]              ld_be_i,
   input  wire logic [31:0]             ld_data_i,
-  // UART byte channels
-  output logic                         uart_tx_valid_o,
-  output logic [7:0]                   uart_tx_data_o,
-  input  wire logic                    uart_tx_ready_i,
-  input  wire logic                    uart_rx_valid_i,
-  input  wire logic [7:0]              uart_rx_data_i,
-  output logic                         uart_rx_ready_o,
+  // the serial port (8N1): lines and request-to-send
+  output logic                         uart_txd_o,
+  input  wire logic                    uart_rxd_i,
+  output logic                         uart_rts_o,
   // simulation control (harmless registers on an FPGA)
   output logic                         sim_exit_valid_o,
   output logic [30:0]                  sim_exit_code_o,
@@ -162,11 +162,11 @@ module ktpu_soc #(
   logic [F-1:0] cpu_tx_f, cpu_rx_f;
 
   ktpu_soc_seq #(.DramAddrBits(DramAddrBits), .MeshW(W), .MeshH(H), .Kinds(Kinds),
-                 .RamPrimitive(RamPrimitive)) u_seq (
+                 .UartClksPerBit(UartClksPerBit), .BootWait(BootWait), .RamPrimitive(RamPrimitive),
+                 .RamInit(RamInit)) u_seq (
     .clk_i, .rst_i,
     .ld_valid_i, .ld_addr_i, .ld_be_i, .ld_data_i,
-    .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i,
-    .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
+    .uart_txd_o, .uart_rxd_i, .uart_rts_o,
     .sim_exit_valid_o, .sim_exit_code_o, .sim_exit_be_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
     .win_base_i(mem_win_base_i), .win_limit_i(mem_win_limit_i),

@@ -1,5 +1,5 @@
 // ktpu_soc_mmio: the SoC's register block at MMIO_BASE (register map in
-// data/ktpu.def, described in docs/soc.md): UART byte channels, the platform
+// data/ktpu.def, described in docs/soc.md): the UART's registers, the platform
 // timer, the simulation mailbox and exit register, performance counters,
 // the CPU's mesh port and the mesh description firmware discovers the
 // clusters from (SOC_MESH, SOC_KINDS0/1: constants from the parameters).
@@ -18,7 +18,8 @@
 module ktpu_soc_mmio #(
   parameter int          MeshW = ktpu_pkg::MESH_W,
   parameter int          MeshH = ktpu_pkg::MESH_H,
-  parameter logic [63:0] Kinds = 64'h3321   // NODE_* of node y*MeshW + x, 4 bits each
+  parameter logic [63:0] Kinds = 64'h3321,  // NODE_* of node y*MeshW + x, 4 bits each
+  parameter int unsigned BootWait = ktpu_pkg::BOOT_WAIT_SIM   // read back as BOOT_WAIT
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_i,
@@ -43,13 +44,15 @@ module ktpu_soc_mmio #(
   output logic              irq_timer_o,
   output logic              irq_ext_o,
   output logic [63:0]       mtime_o,
-  // UART byte channels (a serialiser, if any, sits outside)
+  // UART byte channels to the serial port (ktpu_uart) and its error counts
   output logic              uart_tx_valid_o,
   output logic [7:0]        uart_tx_data_o,
   input  wire logic         uart_tx_ready_i,
   input  wire logic         uart_rx_valid_i,
   input  wire logic [7:0]   uart_rx_data_i,
   output logic              uart_rx_ready_o,
+  input  wire logic [15:0]  uart_frame_err_i,
+  input  wire logic [15:0]  uart_overrun_i,
   // simulation control
   output logic              sim_exit_valid_o,
   output logic [30:0]       sim_exit_code_o,
@@ -129,6 +132,8 @@ module ktpu_soc_mmio #(
         ktpu_pkg::MMIO_MBOX_ARG0_OFFSET:    begin wr_ok = 1'b1; rval = arg0_q; end
         ktpu_pkg::MMIO_MBOX_ARG1_OFFSET:    begin wr_ok = 1'b1; rval = arg1_q; end
         ktpu_pkg::MMIO_MBOX_RESP_OFFSET:    rval = mbox_resp_i;
+        ktpu_pkg::MMIO_UART_ERRORS_OFFSET:  rval = {uart_overrun_i, uart_frame_err_i};
+        ktpu_pkg::MMIO_BOOT_WAIT_OFFSET:    rval = 32'(BootWait);
         ktpu_pkg::MMIO_PERF_CPU_STALL_OFFSET: rval = stall_q;
         ktpu_pkg::MMIO_PERF_DRAM_RD_OFFSET:   rval = dram_rd_q;
         ktpu_pkg::MMIO_PERF_DRAM_WR_OFFSET:   rval = dram_wr_q;

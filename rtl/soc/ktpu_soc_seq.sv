@@ -35,7 +35,12 @@ module ktpu_soc_seq #(
   parameter int MeshW = ktpu_pkg::MESH_W,
   parameter int MeshH = ktpu_pkg::MESH_H,
   parameter logic [63:0] Kinds = 64'h3321,   // NODE_* of node y*MeshW + x, 4 bits each
-  parameter RamPrimitive = "block"   // untyped, as ktpu_ram expects
+  parameter int UartClksPerBit = ktpu_pkg::UART_SIM_CLKS_PER_BIT,   // clock / baud
+  parameter int unsigned BootWait = ktpu_pkg::BOOT_WAIT_SIM,        // cycles (MMIO BOOT_WAIT)
+  parameter RamPrimitive = "block",  // untyped, as ktpu_ram expects
+  // "" (the loader port fills local RAM) or the path prefix P of its initial
+  // contents, byte lane l of each word in P<l>.mem (build/ktpu-mem writes them)
+  parameter RamInit = ""
 ) (
   input  wire logic                    clk_i,
   input  wire logic                    rst_i,
@@ -45,13 +50,11 @@ module ktpu_soc_seq #(
   input  wire logic [31:0]             ld_addr_i,
   input  wire logic [3:0]              ld_be_i,
   input  wire logic [31:0]             ld_data_i,
-  // UART byte channels
-  output logic                         uart_tx_valid_o,
-  output logic [7:0]                   uart_tx_data_o,
-  input  wire logic                    uart_tx_ready_i,
-  input  wire logic                    uart_rx_valid_i,
-  input  wire logic [7:0]              uart_rx_data_i,
-  output logic                         uart_rx_ready_o,
+  // the serial port (8N1, ktpu_uart): transmit and receive lines, and
+  // request-to-send (high while the receiver can take a byte)
+  output logic                         uart_txd_o,
+  input  wire logic                    uart_rxd_i,
+  output logic                         uart_rts_o,
   // simulation control (harmless registers on an FPGA)
   output logic                         sim_exit_valid_o,
   output logic [30:0]                  sim_exit_code_o,
@@ -144,7 +147,11 @@ module ktpu_soc_seq #(
     end
   end
   for (genvar l = 0; l < 4; l++) begin : gen_lane
-    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive)) u_fetch (
+    // both copies start from the lane's file
+    localparam LaneInit = RamInit == "" ? "" :
+                          {RamInit, l == 0 ? "0.mem" : l == 1 ? "1.mem" : l == 2 ? "2.mem" : "3.mem"};
+    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive),
+               .InitFile(LaneInit)) u_fetch (
       .clk_i,
       .we_i   (ram_we && ram_be[l]),
       .waddr_i(ram_waddr),
@@ -153,7 +160,8 @@ module ktpu_soc_seq #(
       .raddr_i(imem_addr[RamAw+1:2]),
       .rdata_o(imem_rdata[8*l +: 8])
     );
-    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive)) u_data (
+    ktpu_ram #(.Width(8), .Depth(RamWords), .ReadLatency(1), .Primitive(RamPrimitive),
+               .InitFile(LaneInit)) u_data (
       .clk_i,
       .we_i   (ram_we && ram_be[l]),
       .waddr_i(ram_waddr),
@@ -168,8 +176,18 @@ module ktpu_soc_seq #(
   logic        mmio_gnt, mmio_err, mmio_rvalid;
   logic [31:0] mmio_rdata;
   logic        dram_rd_busy_q;
+  logic        utx_v, utx_r, urx_v, urx_r;
+  logic [7:0]  utx_d, urx_d;
+  logic [15:0] uart_ferr, uart_ovr;
 
-  ktpu_soc_mmio #(.MeshW(MeshW), .MeshH(MeshH), .Kinds(Kinds)) u_mmio (
+  ktpu_uart #(.ClksPerBit(UartClksPerBit)) u_uart (
+    .clk_i, .rst_i,
+    .tx_valid_i(utx_v), .tx_data_i(utx_d), .tx_ready_o(utx_r),
+    .rx_valid_o(urx_v), .rx_data_o(urx_d), .rx_ready_i(urx_r),
+    .txd_o(uart_txd_o), .rxd_i(uart_rxd_i), .rts_o(uart_rts_o),
+    .frame_err_o(uart_ferr), .overrun_o(uart_ovr));
+
+  ktpu_soc_mmio #(.MeshW(MeshW), .MeshH(MeshH), .Kinds(Kinds), .BootWait(BootWait)) u_mmio (
     .clk_i, .rst_i,
     .sel_i          (d_req && sel_mmio),
     .we_i           (d_we),
@@ -186,8 +204,9 @@ module ktpu_soc_seq #(
     .irq_timer_o    (irq_timer),
     .irq_ext_o      (irq_ext),
     .mtime_o        (mtime),
-    .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i,
-    .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
+    .uart_tx_valid_o(utx_v), .uart_tx_data_o(utx_d), .uart_tx_ready_i(utx_r),
+    .uart_rx_valid_i(urx_v), .uart_rx_data_i(urx_d), .uart_rx_ready_o(urx_r),
+    .uart_frame_err_i(uart_ferr), .uart_overrun_i(uart_ovr),
     .win_base_i, .win_limit_i,
     .sim_exit_valid_o, .sim_exit_code_o, .sim_exit_be_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,

@@ -9,7 +9,8 @@ $(SYNTH_BLOCK_LIST):
 	$(shell mkdir -p $(BUILD))$(file >$@,$(foreach b,$(SYNTH_BLOCKS),$(b)|$(SYNTH_TOP.$(b))|$(SYNTH_SRCS.$(b))$(NL)))
 	@echo "synth: $(words $(SYNTH_BLOCKS)) blocks: $(SYNTH_BLOCKS)"
 SYNTH_DEPS += $(SYNTH_BLOCK_LIST)
-SYNTH_CMDS += scripts/synth/synth.sh ;
+# then the diff against the table kept in the repository (scripts/synth/compare.sh)
+SYNTH_CMDS += scripts/synth/synth.sh ; scripts/synth/compare.sh scripts/synth/baseline.csv $(BUILD)/synth/synth.csv ;
 
 # mx_mac must map to exactly one DSP48E2 and nothing else (seed §6): a fast
 # check in `make test`.

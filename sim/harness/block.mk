@@ -37,12 +37,13 @@ $(SIMLIB): $(SIMLIB_OBJS)
 	rm -f $@ $(VL_DIR)/ktpu_sim/Vktpu_sim_top $(VL_DIR)/ktpu_sim1/Vktpu_sim_top \
 	  $(VL_DIR)/ktpu_sim4/Vktpu_sim_top && ar rcs $@ $^
 
-SIM_TOP_SRCS := $(SOC_SRCS) rtl/mem/ktpu_dram.sv sim/harness/ktpu_sim_top.sv \
-                sim/harness/ktpu_sim_main.cpp $(SIMLIB)
+# What ktpu-sim simulates: the SoC and the DRAM model (build/filelists/ktpu_sim_top.f).
+RTL.sim_top      := sim/harness/ktpu_sim_top.sv
+RTL_USES.sim_top := soc dram
+$(call filelist,ktpu_sim_top,sim_top)
+SIM_TOP_SRCS := $(FILELIST_DIR)/ktpu_sim_top.f sim/harness/ktpu_sim_main.cpp $(SIMLIB)
 SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -LDFLAGS -lm
 
-# The RAM wrapper comes from rtl/prim; until it exists nothing here is built.
-ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 $(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2 -CFLAGS -DKTPU_SIM_CLUSTERS=2))
 $(eval $(call verilate,ktpu_sim1,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=1 -CFLAGS -DKTPU_SIM_CLUSTERS=1))
 $(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=4 -GMemPorts=2 -CFLAGS -DKTPU_SIM_CLUSTERS=4 -CFLAGS -DKTPU_SIM_MEM_PORTS=2))
@@ -63,4 +64,3 @@ TEST_DEPS  += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 RUN_DEPS += $(GEMM_FW_ELF) $(BUILD)/tools/ktpu-example
 RUN_CMDS += sim/harness/run_gemm.sh ;
 BENCH_DEPS += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
-endif

@@ -32,6 +32,7 @@ extern "C" {
 #include "ktpu_rng.h"
 #include "ktpu_rvfi.h"
 }
+#include "ktpu_serial.h"
 
 #ifndef KTPU_SIM_MEM_PORTS
 #define KTPU_SIM_MEM_PORTS 1   // memory agents (DRAM ports besides the CPU's); ktpu-sim-4 has 2
@@ -572,7 +573,7 @@ int main(int argc, char **argv)
     // ---- reset: hold it while the RAM image is clocked in, word by word ----
     top->rst_i = 1;
     top->ld_valid_i = 0;
-    top->uart_rx_valid_i = 0;
+    top->uart_rxd_i = 1;
     top->mbox_resp_i = 0;
     top->mem_win_base_i = (uint32_t)opt.win[0];
     top->mem_win_limit_i = (uint32_t)opt.win[1];
@@ -599,25 +600,27 @@ int main(int argc, char **argv)
     unsigned bad_exit_be = 0;   // lanes of a SIM_EXIT store that was not a sw
     if (opt.uart_pty) uart.wait_first(60);
     int pending_rx = uart.next();
+    SerialLine line;
+    // one UART bit time: the serial port is clocked once per cycle
+    auto serial = [&]() {
+        top->uart_rxd_i = line.rxd(top->uart_rts_o, [&] {
+            if (pending_rx == EOF && !(cycles & 63)) pending_rx = uart.next();
+            return pending_rx != EOF;
+        }, [&] { int b = pending_rx; pending_rx = uart.next(); return b; });
+        step();
+        int b = line.txd(top->uart_txd_o);
+        if (b >= 0) {
+            std::fputc(b, stdout);
+            uart.tx((uint8_t)b);
+        }
+    };
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
     ClusterHold hold(opt.hold_pct, opt.seed, opt.hold_only < 0 ? ~0u : 1u << opt.hold_only);
     while (cycles < opt.max_cycles) {
         if (opt.hold_pct) top->cl_hold_i = hold.next();
-        if (pending_rx != EOF) {
-            top->uart_rx_valid_i = 1;
-            top->uart_rx_data_i = (uint8_t)pending_rx;
-        } else {
-            top->uart_rx_valid_i = 0;
-        }
-        bool rx_taken = top->uart_rx_valid_i && top->uart_rx_ready_o;
-        step();
+        serial();
         cycles++;
-        if (rx_taken || (pending_rx == EOF && !(cycles & 63))) pending_rx = uart.next();
-        if (top->uart_tx_valid_o) {
-            std::fputc(top->uart_tx_data_o, stdout);
-            uart.tx(top->uart_tx_data_o);
-        }
         if (top->mbox_valid_o) {
             if (top->mbox_cmd_o == KTPU_MBOX_CMD_PRINT_WORD) {
                 std::fflush(stdout);
@@ -647,6 +650,10 @@ int main(int argc, char **argv)
             }
         }
     }
+    // The bytes stored before SIM_EXIT are still on the line: let them out
+    // (the program runs on meanwhile, as on a board; cycles stays at the exit).
+    if (status >= 0 || bad_exit_be)
+        for (unsigned i = 0; i < SerialLine::kDrainCycles; i++) serial();
     std::fflush(stdout);
     if (tfp) {
         // the waveform is kept whatever the run's outcome: it is how a failure is read

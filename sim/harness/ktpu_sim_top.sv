@@ -14,11 +14,9 @@ module ktpu_sim_top #(
   input  wire logic [31:0] ld_addr_i,
   input  wire logic [3:0]  ld_be_i,
   input  wire logic [31:0] ld_data_i,
-  output logic             uart_tx_valid_o,
-  output logic [7:0]       uart_tx_data_o,
-  input  wire logic        uart_rx_valid_i,
-  input  wire logic [7:0]  uart_rx_data_i,
-  output logic             uart_rx_ready_o,
+  output logic             uart_txd_o,       // the serial lines, 8N1 at
+  input  wire logic        uart_rxd_i,       // UART_SIM_CLKS_PER_BIT cycles a bit
+  output logic             uart_rts_o,
   output logic             sim_exit_valid_o,
   output logic [30:0]      sim_exit_code_o,
   output logic [3:0]       sim_exit_be_o,    // byte lanes of that SIM_EXIT store (4'hF: a sw)
@@ -62,8 +60,7 @@ module ktpu_sim_top #(
   ktpu_soc #(.DramAddrBits(DramAddrBits), .Clusters(Clusters), .MemPorts(MemPorts)) u_soc (
     .clk_i, .rst_i,
     .ld_valid_i, .ld_addr_i, .ld_be_i, .ld_data_i,
-    .uart_tx_valid_o, .uart_tx_data_o, .uart_tx_ready_i(1'b1),
-    .uart_rx_valid_i, .uart_rx_data_i, .uart_rx_ready_o,
+    .uart_txd_o, .uart_rxd_i, .uart_rts_o,
     .sim_exit_valid_o, .sim_exit_code_o, .sim_exit_be_o,
     .mbox_valid_o, .mbox_cmd_o, .mbox_arg0_o, .mbox_arg1_o, .mbox_resp_i,
     .dram_req_valid_o(req_valid[0]), .dram_req_ready_i(req_ready[0]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Deliberately broken accumulators: each mutant is a copy of one source with
-# one change, built with the same make rules (ACC_SRCS overridden on the
+# one change, built with the same make rules (RTL_PATCH names the copy on the
 # command line, output under build/mutants-acc/) and run through the unit
 # bench and the reuse-assertion bench. Every mutant must make one of them
 # fail; one that survives means a check is missing.
@@ -22,10 +22,8 @@ mutant() {
   if cmp -s "$file" "$dir/$base"; then
     echo "mutants: $name: the change did not apply to $file" >&2; exit 2
   fi
-  local srcs="rtl/prim/ktpu_ram.sv rtl/prim/ktpu_fifo.sv rtl/acc/ktpu_acc_r16.sv rtl/acc/ktpu_acc_lane.sv rtl/acc/ktpu_acc.sv"
-  srcs=${srcs/$file/$dir/$base}
   local out=$dir/vl/acc/Vktpu_acc
-  if ! make --no-print-directory -s VL_DIR="$dir/vl" ACC_SRCS="$srcs" "$out" >"$dir/build.log" 2>&1; then
+  if ! make --no-print-directory -s VL_DIR="$dir/vl" RTL_PATCH="$file=$dir/$base" "$out" >"$dir/build.log" 2>&1; then
     broken=$((broken + 1)); echo "BROKEN   $name (does not build: $dir/build.log)"; return
   fi
   local verdict=""

@@ -3,7 +3,7 @@
 # commands with results whatever the chain depth; three runs that expect a
 # simulation assertion (reuse violation, command FIFO underflow/overflow).
 ACC_TB := $(VL_DIR)/acc/Vktpu_acc
-$(eval $(call verilate,acc,ktpu_acc,$(ACC_SRCS) tests/acc/acc_tb.cpp,))
+$(eval $(call verilate,acc,ktpu_acc,$(call rtl_srcs,acc) tests/acc/acc_tb.cpp,))
 
 TESTS += acc_unit acc_unit_lat2 acc_unit_lat40 acc_reuse_assert acc_fifo_underflow \
          acc_fifo_overflow
@@ -21,7 +21,7 @@ REGRESS_CMDS += for s in 11 12 13 14 15 16 17 18; do $(ACC_TB) --seed $$s --lat 
 # reference-quantised operands, every emitted FP16 sub-tile checked. (The
 # datapath benches' flags are spelled out: tests/dsp/tests.mk is read later.)
 CLUSTER_ACC_TB := $(VL_DIR)/cluster_acc/Vtb_cluster_acc
-$(eval $(call verilate,cluster_acc,tb_cluster_acc,$(DSP48E2_SRCS) $(CLUSTER_DP_SRCS) $(ACC_SRCS) \
+$(eval $(call verilate,cluster_acc,tb_cluster_acc,$(call rtl_srcs,cluster_dp acc) \
   tests/acc/tb_cluster_acc.sv tests/acc/cluster_tb.cpp,\
   $(DSP48E2_VFLAGS) -Werror-USERFATAL))
 TESTS += acc_cluster

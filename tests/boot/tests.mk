@@ -12,13 +12,12 @@ $(BOOT_TEST_DIR)/stage.elf: tests/soc/dram_only.S
 	@mkdir -p $(@D)
 	$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Wl,-n,-Ttext=0x80f00000,--entry=0 -o $@ $<
 
-ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TEST_DEPS += $(BOOT_TEST_DIR)/dram_blob.elf $(BOOT_TEST_DIR)/stage.elf $(BUILD)/tests/soc/exit42.elf \
              $(BUILD)/tests/soc/spin.elf $(KTPU_UPLOAD) $(BOOT_ELF) $(RESIDENT_ELF)
 TESTS += boot_contract
 TEST_CMD.boot_contract := tests/boot/check_boot.sh $(BUILD) $(BOOT_TEST_DIR)
-endif
 
 REGRESS_DEPS += $(BOOT_TEST_DIR)/dram_blob.elf $(BOOT_TEST_DIR)/stage.elf $(BUILD)/tests/soc/exit42.elf \
                 $(BUILD)/tests/soc/spin.elf $(KTPU_UPLOAD) $(BOOT_ELF) $(RESIDENT_ELF) $(KTPU_SIM)
 REGRESS_CMDS += tests/boot/mutants.sh ;
+REGRESS_CMDS += tests/boot/regress_uploads.sh $(BUILD) ;

@@ -2,7 +2,7 @@
 # usage: mutants.sh PROGRAM.elf...
 # A test never seen to fail is not a test: each mutant below breaks the CPU
 # or sequencer-SoC RTL in one known way, builds its own simulator (make with
-# CPU_SRCS and SOC_SEQ_SRCS pointed at a patched copy; the one-cluster
+# RTL_PATCH naming a patched copy of the one file; the one-cluster
 # machine, $(KTPU_SIM1), which builds fastest and holds the same sequencer)
 # and runs the CPU programs, plain and in lockstep. Every mutant must make at
 # least one program fail; the line per mutant says which. Nothing in the
@@ -51,16 +51,14 @@ for m in "${mutants[@]}"; do
   [ -n "${ONLY:-}" ] && [ "$name" != "$ONLY" ] && continue
   dir=$root/$name
   rm -rf "$dir"; mkdir -p "$dir/src"
-  cp rtl/cpu/*.sv rtl/soc/ktpu_soc_mmio.sv rtl/soc/ktpu_soc_seq.sv "$dir/src/"
   target=$dir/src/$(basename "$file")
+  cp "$file" "$target"
   perl -0pi -e "$subst" "$target"
   if cmp -s "$target" "$file"; then
     echo "ERROR $name: the substitution did not apply"; survived=$((survived + 1)); continue
   fi
-  cpu_srcs="$dir/src/ktpu_cpu_muldiv.sv $dir/src/ktpu_cpu.sv"
-  seq_srcs="rtl/prim/ktpu_ram.sv $cpu_srcs $dir/src/ktpu_soc_mmio.sv $dir/src/ktpu_soc_seq.sv"
-  if ! make -s -j2 VL_DIR="$dir/vl" KTPU_SIM1="$dir/ktpu-sim" CPU_SRCS="$cpu_srcs" \
-       SOC_SEQ_SRCS="$seq_srcs" "$dir/ktpu-sim" >"$dir/build.log" 2>&1; then
+  if ! make -s -j2 VL_DIR="$dir/vl" FILELIST_DIR="$dir/filelists" KTPU_SIM1="$dir/ktpu-sim" \
+       RTL_PATCH="$file=$target" "$dir/ktpu-sim" >"$dir/build.log" 2>&1; then
     echo "ERROR $name: mutant does not build (see $dir/build.log)"; survived=$((survived + 1)); continue
   fi
   # The longest program (c_kernel) runs 1.1 M cycles; the whole-machine

@@ -14,30 +14,22 @@ $(foreach t,$(CPU_C_TESTS) c_trap,$(eval $(call fw_prog,$(CPU_TEST_DIR)/$(t).elf
 
 CPU_ELFS := $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS) c_trap))
 
-ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TEST_DEPS += $(CPU_ELFS)
 TESTS += cpu_isa
 TEST_CMD.cpu_isa := tests/cpu/run_programs.sh $(KTPU_SIM) $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS)))
 TESTS += cpu_trap_report
 TEST_CMD.cpu_trap_report := tests/cpu/check_trap_report.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_trap.elf
-endif
 
-ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TESTS += cpu_printf
 TEST_CMD.cpu_printf := set -o pipefail; $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && echo "printf: output matches c_printf.expected"
-endif
 
 # Benchmarks and the mutant sweep (SPEC §14, §15): not part of make test.
-ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 BENCH_DEPS += $(CPU_TEST_DIR)/c_kernel.elf
-BENCH_CMDS += tests/cpu/bench.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_kernel.elf $(BUILD)/bench/cpu.csv $(GEN_SV) $(CPU_SRCS) ;
+BENCH_CMDS += tests/cpu/bench.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_kernel.elf $(BUILD)/bench/cpu.csv $(GEN_SV) $(call rtl_srcs,cpu) ;
 REGRESS_DEPS += $(CPU_ELFS)
 REGRESS_CMDS += tests/cpu/mutants.sh $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS))) \
                 $(BUILD)/tests/soc/dram_line.elf ;
-endif
 
 # Lint (verilator -Wall) of the core alone and of everything ktpu-sim builds.
-ifneq ($(wildcard $(KTPU_RAM_SRC)),)
 TESTS += cpu_lint
-TEST_CMD.cpu_lint := tests/cpu/lint.sh $(GEN_SV) ktpu_cpu $(CPU_SRCS) && tests/cpu/lint.sh $(GEN_SV) ktpu_sim_top $(SOC_SRCS) rtl/mem/ktpu_dram.sv sim/harness/ktpu_sim_top.sv
-endif
+TEST_CMD.cpu_lint := tests/cpu/lint.sh $(GEN_SV) ktpu_cpu $(call rtl_srcs,cpu) && tests/cpu/lint.sh $(GEN_SV) ktpu_sim_top $(call rtl_srcs,sim_top)

@@ -5,7 +5,7 @@
 # the shared flags carry -Wno-fatal.
 DP_VFLAGS := $(DSP48E2_VFLAGS) -Werror-USERFATAL
 
-$(eval $(call verilate,dsp_mx_mac,tb_mx_mac,$(DSP48E2_SRCS) $(MX_MAC_SRCS) \
+$(eval $(call verilate,dsp_mx_mac,tb_mx_mac,$(call rtl_srcs,mx_mac) \
   tests/dsp/tb_mx_mac.sv tests/dsp/mx_mac_tb.cpp,$(DP_VFLAGS)))
 
 TESTS += dsp_mx_mac
@@ -27,10 +27,10 @@ VENDOR_MOCK_SRCS  := $(VENDOR_MOCK) tests/dsp/vendor_mock/glbl.v
 VENDOR_MOCK_FLAGS := --timing +define+KTPU_GLBL -Werror-USERFATAL
 $(VENDOR_MOCK): rtl/dsp/DSP48E2.sv tests/dsp/vendor_mock/make_mock.sh
 	tests/dsp/vendor_mock/make_mock.sh $@
-$(eval $(call verilate,dsp_mx_mac_mock,tb_mx_mac,$(VENDOR_MOCK_SRCS) $(MX_MAC_SRCS) \
+$(eval $(call verilate,dsp_mx_mac_mock,tb_mx_mac,$(VENDOR_MOCK_SRCS) $(filter-out $(DSP48E2_SRCS),$(call rtl_srcs,mx_mac)) \
   tests/dsp/tb_mx_mac.sv tests/dsp/mx_mac_tb.cpp,$(VENDOR_MOCK_FLAGS)))
 $(eval $(call verilate,tensor_cluster_dp_mock,tb_cluster_dp,$(VENDOR_MOCK_SRCS) \
-  $(CLUSTER_DP_SRCS) tests/tensor/tb_cluster_dp.sv tests/tensor/cluster_dp_tb.cpp,$(VENDOR_MOCK_FLAGS)))
+  $(filter-out $(DSP48E2_SRCS),$(call rtl_srcs,cluster_dp)) tests/tensor/tb_cluster_dp.sv tests/tensor/cluster_dp_tb.cpp,$(VENDOR_MOCK_FLAGS)))
 
 TESTS += dsp_vendor_mock
 TEST_CMD.dsp_vendor_mock := $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac 2 5000 && \
@@ -39,7 +39,7 @@ TEST_DEPS += $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp_mo
 
 # The DSP48E2 model itself: four register configurations against a
 # register-level second model, random enables and resets (docs/datapath.md §5).
-$(eval $(call verilate,dsp_cfg,tb_dsp_cfg,$(DSP48E2_SRCS) tests/dsp/tb_dsp_cfg.sv \
+$(eval $(call verilate,dsp_cfg,tb_dsp_cfg,$(call rtl_srcs,dsp48e2) tests/dsp/tb_dsp_cfg.sv \
   tests/dsp/dsp_cfg_tb.cpp,$(DP_VFLAGS)))
 TESTS += dsp_cfg
 TEST_CMD.dsp_cfg := $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg 1 20000

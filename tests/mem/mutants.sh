@@ -51,8 +51,9 @@ run_quant() {  # dir
 run_agent() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
     --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
-    --top-module mem_agent_top --Mdir "$1/obj" -o Vmem_agent_top rtl/prim/ktpu_ram.sv rtl/prim/ktpu_fifo.sv \
-    "$1/ktpu_quant.sv" "$1/ktpu_mem_iter.sv" "$1/ktpu_mem_agent.sv" rtl/mem/ktpu_dram.sv \
+    --top-module mem_agent_top --Mdir "$1/obj" -o Vmem_agent_top \
+    $(make -s --no-print-directory rtl-srcs BLOCKS="mem_agent dram" \
+        RTL_PATCH="rtl/mem/ktpu_quant.sv=$1/ktpu_quant.sv rtl/mem/ktpu_mem_iter.sv=$1/ktpu_mem_iter.sv rtl/mem/ktpu_mem_agent.sv=$1/ktpu_mem_agent.sv") \
     tests/mem/mem_agent_top.sv "$PWD/tests/mem/mem_agent_tb.cpp" "$REF_LIB" >"$1/build.log" 2>&1 || return 2
   "$1/obj/Vmem_agent_top" --seed 9 >"$1/run.log" 2>&1 || return 1
   "$1/obj/Vmem_agent_top" --seed 10 +ktpu_dram_latency=1 >>"$1/run.log" 2>&1

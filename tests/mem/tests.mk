@@ -1,7 +1,7 @@
 # Quantiser against the C reference (tests/mem/quant_tb.cpp); memory agent on
 # the DRAM model, the harness playing the mesh (tests/mem/mem_agent_tb.cpp).
-$(eval $(call verilate,mem_quant,ktpu_quant,$(QUANT_SRCS) tests/mem/quant_tb.cpp,))
-$(eval $(call verilate,mem_agent,mem_agent_top,$(MEM_AGENT_SRCS) rtl/mem/ktpu_dram.sv \
+$(eval $(call verilate,mem_quant,ktpu_quant,$(call rtl_srcs,quant) tests/mem/quant_tb.cpp,))
+$(eval $(call verilate,mem_agent,mem_agent_top,$(call rtl_srcs,mem_agent dram) \
   tests/mem/mem_agent_top.sv tests/mem/mem_agent_tb.cpp,))
 
 TESTS += mem_quant mem_agent mem_agent_lat1

@@ -77,8 +77,7 @@ for m in "${sys_mutants[@]}"; do
   IFS='|' read -r name file sub <<<"$m"
   [ -n "${1:-}" ] && [[ $name != *$1* ]] && continue
   d=$out/$name; mkdir -p "$d"
-  cp rtl/noc/ktpu_router.sv rtl/noc/ktpu_mesh.sv rtl/mem/ktpu_quant.sv rtl/mem/ktpu_mem_iter.sv \
-     rtl/mem/ktpu_mem_agent.sv "$d/"
+  cp "$file" "$d/"
   perl -pi -e "$sub" "$d/$(basename "$file")"
   if cmp -s "$file" "$d/$(basename "$file")"; then
     echo "mutant $name: substitution did not apply (update this script)"; survived=1; continue
@@ -86,9 +85,9 @@ for m in "${sys_mutants[@]}"; do
   ran=$((ran + 1))
   if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
        --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
-       --top-module noc_agent_top --Mdir "$d/obj" -o Vnoc_agent_top "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" \
-       rtl/prim/ktpu_ram.sv rtl/prim/ktpu_fifo.sv "$d/ktpu_quant.sv" "$d/ktpu_mem_iter.sv" \
-       "$d/ktpu_mem_agent.sv" rtl/mem/ktpu_dram.sv tests/noc/noc_agent_top.sv \
+       --top-module noc_agent_top --Mdir "$d/obj" -o Vnoc_agent_top \
+       $(make -s --no-print-directory rtl-srcs BLOCKS="mesh mem_agent dram" RTL_PATCH="$file=$d/$(basename "$file")") \
+       tests/noc/noc_agent_top.sv \
        "$PWD/tests/noc/noc_agent_tb.cpp" "$PWD/build/host/libktpuref.a" >"$d/build.log" 2>&1; then
     echo "mutant $name: build failed (see $d/build.log)"; survived=1; continue
   fi

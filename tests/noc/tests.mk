@@ -3,7 +3,7 @@
 # seeds in `make regress`, and the deliberately broken routers of
 # tests/noc/mutants.sh (each must fail the stress) in `make regress`.
 define noc_mesh_bench
-$(eval $(call verilate,noc_mesh$(1)x$(2),ktpu_mesh,$(NOC_SRCS) tests/noc/mesh_stress.cpp,\
+$(eval $(call verilate,noc_mesh$(1)x$(2),ktpu_mesh,$(call rtl_srcs,mesh) tests/noc/mesh_stress.cpp,\
   -GWidth=$(1) -GHeight=$(2) -CFLAGS -DMESH_W=$(1) -CFLAGS -DMESH_H=$(2)))
 endef
 $(call noc_mesh_bench,2,2)
@@ -21,7 +21,7 @@ REGRESS_CMDS += tests/noc/regress.sh ;
 # Both planes with the memory agent and DRAM: every node at once, reads,
 # writes, peer packets and notes under back-pressure (the protocol-level
 # no-deadlock argument, docs/noc.md).
-$(eval $(call verilate,noc_agent,noc_agent_top,$(NOC_SRCS) $(MEM_AGENT_SRCS) rtl/mem/ktpu_dram.sv \
+$(eval $(call verilate,noc_agent,noc_agent_top,$(call rtl_srcs,mesh mem_agent dram) \
   tests/noc/noc_agent_top.sv tests/noc/noc_agent_tb.cpp,))
 TESTS += noc_agent
 TEST_CMD.noc_agent := $(VL_DIR)/noc_agent/Vnoc_agent_top --cycles 100000 --seed 1
@@ -29,7 +29,7 @@ TEST_DEPS += $(VL_DIR)/noc_agent/Vnoc_agent_top
 
 # A mesh with an EMPTY node: strays (outside the mesh, to the EMPTY node) are
 # counted exactly and the mesh keeps working.
-$(eval $(call verilate,noc_mesh_empty,mesh_empty_top,$(NOC_SRCS) tests/noc/mesh_empty_top.sv \
+$(eval $(call verilate,noc_mesh_empty,mesh_empty_top,$(call rtl_srcs,mesh) tests/noc/mesh_empty_top.sv \
   tests/noc/mesh_stress.cpp,-GWidth=3 -GHeight=2 -GEmptyNode=4 -CFLAGS -DMESH_W=3 -CFLAGS -DMESH_H=2 \
   -CFLAGS -DEMPTY_NODE=4))
 TESTS += noc_mesh_empty

@@ -48,13 +48,14 @@ mutants=(
   "fwd_no_grant_wait|ktpu_node.sv|s/!\(i_fwd && \(!gr_hit \|\| pk_left_q/!(i_fwd && (pk_left_q/"
   "fwd_flags_unchecked|ktpu_node.sv|s/ \|\| i_acc \|\| i_emit\)\) err/)) err/"
 )
-srcs() {  # dir: the bench sources with rtl/node replaced by the mutant copy
-  echo $R/rtl/prim/ktpu_ram.sv $R/rtl/prim/ktpu_fifo.sv $R/rtl/prim/ktpu_delay.sv $R/rtl/dsp/DSP48E2.sv \
-    $R/rtl/dsp/ktpu_mx_mac.sv $R/rtl/tensor/ktpu_tcu.sv $R/rtl/tensor/ktpu_cluster_dp.sv \
-    $R/rtl/acc/ktpu_acc_r16.sv $R/rtl/acc/ktpu_acc_lane.sv $R/rtl/acc/ktpu_acc.sv \
-    "$1/ktpu_node_seq.sv" "$1/ktpu_node_drain.sv" "$1/ktpu_node.sv" \
-    $R/rtl/noc/ktpu_router.sv $R/rtl/noc/ktpu_mesh.sv $R/rtl/mem/ktpu_quant.sv $R/rtl/mem/ktpu_mem_iter.sv \
-    $R/rtl/mem/ktpu_mem_agent.sv $R/rtl/mem/ktpu_dram.sv tests/node/node_top.sv
+# the node bench's sources, from the blocks' declarations (tests/node/tests.mk)
+bench_srcs=$(make -s --no-print-directory rtl-srcs BLOCKS="node mesh mem_agent dram") || exit 2
+srcs() {  # dir: the bench sources, rtl/node's from the mutant copy in dir, the rest from $R
+  local f
+  for f in $bench_srcs; do
+    case $f in rtl/node/*) echo "$1/${f#rtl/node/}" ;; *) echo "$R/$f" ;; esac
+  done
+  echo tests/node/node_top.sv
 }
 survived=0
 ran=0

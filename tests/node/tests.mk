@@ -3,8 +3,7 @@
 # Four machines: 2 clusters on a 2x2 mesh (default), 1 cluster (2x2, one
 # place empty), 4 clusters on a 3x2 mesh; CPU at (0,0), memory agent at (1,0);
 # and 4 clusters with a second agent at (1,1) on a 4x2 mesh (make bench).
-NODE_TB_SRCS := $(sort $(NODE_SRCS) $(NOC_SRCS) $(MEM_AGENT_SRCS) rtl/mem/ktpu_dram.sv \
-  tests/node/node_top.sv) tests/node/node_tb.cpp
+NODE_TB_SRCS := $(call rtl_srcs,node mesh mem_agent dram) tests/node/node_top.sv tests/node/node_tb.cpp
 $(eval $(call verilate,node2,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS)))
 $(eval $(call verilate,node1,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) -GKinds=1024\'h0321 -CFLAGS -DNODE_CLUSTERS=1))
 $(eval $(call verilate,node4,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) -GWidth=3 -GKinds=1024\'h333321 -CFLAGS -DNODE_CLUSTERS=4))

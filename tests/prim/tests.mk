@@ -1,6 +1,6 @@
 # Primitive benches: the RAM wrapper against a shadow array, and the
 # elaboration errors (illegal parameters must stop the build).
-$(eval $(call verilate,prim_ram,tb_ram,$(RAM_SRCS) tests/prim/tb_ram.sv tests/prim/ram_tb.cpp,\
+$(eval $(call verilate,prim_ram,tb_ram,$(call rtl_srcs,ram) tests/prim/tb_ram.sv tests/prim/ram_tb.cpp,\
   -Werror-USERFATAL))
 
 TESTS += prim_ram prim_elab_errors

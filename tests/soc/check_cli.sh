@@ -37,7 +37,7 @@ check "uart-in missing" 125 "cannot open" -- "$sim" --uart-in "$tmp/none" "$d/ec
 { seq 1 600 | tr '\n' ' '; echo; } >"$tmp/burst.txt"
 "$sim" --max-cycles 2000000 --uart-in "$tmp/burst.txt" "$d/uart_burst.elf" >"$tmp/burst.out" 2>&1
 expect "uart: a byte arriving while the empty receiver is read is kept" cmp -s "$tmp/burst.txt" "$tmp/burst.out"
-check "trace" 0 "" -- "$sim" --trace "$tmp/t.fst" --max-cycles 2000 "$d/hello.elf"
+check "trace" 0 "" -- "$sim" --trace "$tmp/t.fst" --max-cycles 20000 "$d/hello.elf"
 n=$((n + 1)); if [ -s "$tmp/t.fst" ]; then ok=$((ok + 1)); else echo "FAIL: no FST written"; fi
 check_no "trace unwritable, refused before the run" 125 "t.fst: cannot create: No such file" "^hello" -- "$sim" --trace "$tmp/no/dir/t.fst" "$d/hello.elf"
 # DRAM latency: one load takes latency + 2 cycles (issue, then W); the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Deliberately broken datapaths: each mutant is a copy of one source with one
-# change, built with the same make rules (sources overridden on the command
-# line, output under build/mutants/) and run through the benches. Every
+# change, built with the same make rules (RTL_PATCH names the copy on the
+# command line, output under build/mutants/) and run through the benches. Every
 # mutant must make at least one bench fail; one that survives means a check
 # is missing. Usage: tests/tensor/mutants.sh [name-filter]
 set -u
@@ -22,16 +22,6 @@ mutant() {
   if cmp -s "$file" "$dir/$base"; then
     echo "mutants: $name: the change did not apply to $file" >&2; exit 2
   fi
-  local mx=rtl/dsp/ktpu_mx_mac.sv dsp=rtl/dsp/DSP48E2.sv dly=rtl/prim/ktpu_delay.sv
-  local tcu=rtl/tensor/ktpu_tcu.sv cdp=rtl/tensor/ktpu_cluster_dp.sv ram=rtl/prim/ktpu_ram.sv
-  case $base in
-    ktpu_ram.sv)        ram=$dir/$base ;;
-    ktpu_mx_mac.sv)     mx=$dir/$base ;;
-    DSP48E2.sv)         dsp=$dir/$base ;;
-    ktpu_delay.sv)      dly=$dir/$base ;;
-    ktpu_tcu.sv)        tcu=$dir/$base ;;
-    ktpu_cluster_dp.sv) cdp=$dir/$base ;;
-  esac
   # Every listed bench runs; the mutant is killed if at least one fails.
   local verdict="" b out first=""
   for b in "$@"; do
@@ -42,8 +32,7 @@ mutant() {
       dsp_cfg)    out=$dir/vl/dsp_cfg/Vtb_dsp_cfg ;;
       ram)        out=$dir/vl/prim_ram/Vtb_ram ;;
     esac
-    if ! make --no-print-directory -s VL_DIR="$dir/vl" DSP48E2_SRCS="$dsp" MX_MAC_SRCS="$mx" \
-           DELAY_SRCS="$dly" RAM_SRCS="$ram" TCU_SRCS="$mx $dly $tcu" CLUSTER_DP_SRCS="$mx $dly $tcu $cdp" \
+    if ! make --no-print-directory -s VL_DIR="$dir/vl" RTL_PATCH="$file=$dir/$base" \
            "$out" >"$dir/build-$b.log" 2>&1; then
       verdict="$verdict $b:BUILD-ERROR"; continue
     fi

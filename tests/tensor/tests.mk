@@ -1,8 +1,8 @@
 # Tensor datapath benches (docs/datapath.md); flags as in tests/dsp/tests.mk.
-$(eval $(call verilate,tensor_cluster_dp,tb_cluster_dp,$(DSP48E2_SRCS) $(CLUSTER_DP_SRCS) \
+$(eval $(call verilate,tensor_cluster_dp,tb_cluster_dp,$(call rtl_srcs,cluster_dp) \
   tests/tensor/tb_cluster_dp.sv tests/tensor/cluster_dp_tb.cpp,$(DP_VFLAGS)))
 
-$(eval $(call verilate,tensor_tcu,tb_tcu,$(DSP48E2_SRCS) $(TCU_SRCS) \
+$(eval $(call verilate,tensor_tcu,tb_tcu,$(call rtl_srcs,tcu) \
   tests/tensor/tb_tcu.sv tests/tensor/tcu_tb.cpp,$(DP_VFLAGS)))
 
 TESTS += tensor_tcu
