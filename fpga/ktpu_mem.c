@@ -98,57 +98,48 @@ static int write_lanes(const struct image *im, const char *prefix)
     return 0;
 }
 
+/* One lane file against the ELFs' bytes: 0, or the named fault. */
+static int check_lane(const struct image *im, const char *path, int l)
+{
+    char err[KTPU_IN_ERR_LEN];
+    uint8_t *buf;
+    size_t len, at = 0;
+    int r = 0;
+    if (ktpu_in_read(path, (size_t)WORDS * 4, &buf, &len, err)) return fail(3, "%s", err);
+    for (uint32_t w = 0; w < WORDS && !r; w++, at += 3) {
+        char hex[3] = {0};
+        unsigned v;
+        if (at + 3 > len || buf[at + 2] != '\n') {
+            r = fail(3, "%s: line %u is not two hex digits and a newline (the file ends at byte %zu)", path,
+                     (unsigned)w + 1, len);
+            break;
+        }
+        memcpy(hex, buf + at, 2);
+        if (!strchr("0123456789abcdef", hex[0]) || !strchr("0123456789abcdef", hex[1]) ||
+            sscanf(hex, "%2x", &v) != 1) {
+            r = fail(3, "%s: line %u is '%s', not two lower-case hex digits", path, (unsigned)w + 1, hex);
+            break;
+        }
+        uint8_t want = im->bytes[4 * w + (uint32_t)l];
+        if (v != want)
+            r = fail(3, "%s: line %u (byte 0x%08x) holds 0x%02x; the ELFs have 0x%02x", path, (unsigned)w + 1,
+                     (unsigned)(KTPU_RAM_BASE + 4 * w + (uint32_t)l), v, want);
+    }
+    if (!r && at != len) r = fail(3, "%s: %zu bytes after the last of its %u lines", path, len - at, (unsigned)WORDS);
+    free(buf);
+    return r;
+}
+
 static int check_lanes(const struct image *im, const char *prefix)
 {
     unsigned loaded = 0;
     for (uint32_t i = 0; i < KTPU_RAM_BYTES; i++) loaded += im->set[i];
     for (int l = 0; l < 4; l++) {
-        char *path = lane_path(prefix, l), err[KTPU_IN_ERR_LEN];
-        uint8_t *buf;
-        size_t len;
+        char *path = lane_path(prefix, l);
         if (!path) return fail(2, "out of memory");
-        if (ktpu_in_read(path, (size_t)WORDS * 4, &buf, &len, err)) {
-            int r = fail(3, "%s", err);
-            free(path);
-            return r;
-        }
-        size_t at = 0;
-        for (uint32_t w = 0; w < WORDS; w++) {
-            unsigned v;
-            char hex[3] = {0};
-            if (at + 3 > len || buf[at + 2] != '\n') {
-                int r = fail(3, "%s: line %u is not two hex digits and a newline (the file ends at byte %zu)",
-                             path, (unsigned)w + 1, len);
-                free(buf);
-                free(path);
-                return r;
-            }
-            memcpy(hex, buf + at, 2);
-            if (sscanf(hex, "%2x", &v) != 1 || !strchr("0123456789abcdef", hex[0]) ||
-                !strchr("0123456789abcdef", hex[1])) {
-                int r = fail(3, "%s: line %u is '%s', not two lower-case hex digits", path, (unsigned)w + 1, hex);
-                free(buf);
-                free(path);
-                return r;
-            }
-            uint8_t want = im->bytes[4 * w + (uint32_t)l];
-            if (v != want) {
-                int r = fail(3, "%s: line %u (byte 0x%08x) holds 0x%02x; the ELFs have 0x%02x", path,
-                             (unsigned)w + 1, (unsigned)(KTPU_RAM_BASE + 4 * w + (uint32_t)l), v, want);
-                free(buf);
-                free(path);
-                return r;
-            }
-            at += 3;
-        }
-        if (at != len) {
-            int r = fail(3, "%s: %zu bytes after the last of its %u lines", path, len - at, (unsigned)WORDS);
-            free(buf);
-            free(path);
-            return r;
-        }
-        free(buf);
+        int r = check_lane(im, path, l);
         free(path);
+        if (r) return r;
     }
     printf("ktpu-mem: %s0.mem .. %s3.mem hold the ELFs' %u loaded bytes, the rest zero\n", prefix, prefix,
            loaded);

@@ -79,7 +79,6 @@ if [ -f "$vf" ]; then
 else bad "$vf missing (ktpu-sim not built from its file list)"; fi
 
 # ---- the make targets without the vendor tools
-nopath=/usr/bin:/bin
 nopath=$(echo "$PATH" | tr ':' '\n' | while read -r d; do [ -x "$d/vivado" ] || [ -x "$d/openFPGALoader" ] || echo "$d"; done | paste -sd:)
 expect_fail "make bitstream without vivado" "vivado is not on PATH" env PATH="$nopath" make -s --no-print-directory bitstream
 expect_fail "make flash without tools" "neither openFPGALoader" env PATH="$nopath" make -s --no-print-directory flash

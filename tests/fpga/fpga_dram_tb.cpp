@@ -106,7 +106,7 @@ int main(int argc, char **argv)
                 served[p]++;
                 rq[p].v = false;
             }
-            top->clk_i = 0; top->eval(); top->clk_i = 1; top->eval();
+            tick();
         }
         if (phase == 2) {
             unsigned a = served[0] - served0[0], b = served[1] - served0[1];

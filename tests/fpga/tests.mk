@@ -7,7 +7,6 @@ TEST_DEPS += $(VL_DIR)/fpga_dram/Vktpu_fpga_dram
 TESTS += fpga_dram fpga_lint
 TEST_CMD.fpga_dram := $(VL_DIR)/fpga_dram/Vktpu_fpga_dram
 # the top's own list, with the DSP48E2 model as a library for the primitive
-TEST_DEPS += $(FILELIST_DIR)/ktpu_fpga_top.f
 TEST_CMD.fpga_lint := tests/cpu/lint.sh $(GEN_SV) ktpu_fpga_top -f $(FILELIST_DIR)/ktpu_fpga_top.f -v rtl/dsp/DSP48E2.sv
 
 TEST_DEPS += $(KTPU_MEM) $(FPGA_MEMS) $(FILELIST_DIR)/ktpu_fpga_top.f $(BUILD)/tests/boot/stage.elf
