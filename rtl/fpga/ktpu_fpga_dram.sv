@@ -3,9 +3,10 @@
 // protocol (the contract of rtl/mem/ktpu_dram.sv, docs/soc.md: byte
 // addresses of 32-byte beats, a write applied when accepted under its byte
 // strobes, every request answered by one response with its tag, in
-// acceptance order per port, a write's with zero data). It stands where a
-// DDR4 controller goes until the AXI4 bridge exists (docs/fpga.md says what
-// changes then); 2 MiB of it is 512 RAMB36.
+// acceptance order per port, a write's with zero data). The top reaches it
+// over AXI4 (ktpu_axi_dram_port: two of its ports per SoC DRAM port, one for
+// reads, one for writes); a DDR4 controller takes its place on a board that
+// has one (docs/fpga.md). 2 MiB of it is 512 RAMB36.
 //
 // One request is served per cycle over all ports (round-robin among those
 // waiting), so a read accepted after a write on any port sees it. The beat

@@ -1,9 +1,11 @@
 // ktpu_fpga_top: the board build (docs/fpga.md). One clock pin, a reset
 // button, the serial port's pins, two LEDs, and inside: the SoC with its
 // local RAM initialised from the boot image (RamInit, the files
-// build/ktpu-mem writes from the bootloader and the built-in firmware), the
-// accelerator DRAM in on-chip block RAM (ktpu_fpga_dram; a DDR4 controller
-// takes its place with the AXI4 bridge), one memory agent.
+// build/ktpu-mem writes from the bootloader and the built-in firmware), one
+// memory agent, and the accelerator DRAM reached over AXI4 (one
+// ktpu_axi_bridge per SoC DRAM port) in on-chip block RAM (ktpu_fpga_dram
+// behind ktpu_dram_axi; a DDR4 controller's AXI4 port takes the place of
+// the latter two: docs/fpga.md).
 //
 // Reset: the button is asynchronous; it is synchronised to the clock (two
 // flops) and stretched to ResetCycles, and the flops start in reset, so the
@@ -82,11 +84,41 @@ module ktpu_fpga_top #(
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  ktpu_fpga_dram #(.Ports(P), .AddrBits(DramBits)) u_dram (
+  // ---------------------------------------------------------------- DRAM over AXI4
+  // Each SoC DRAM port is an AXI4 master (ktpu_axi_bridge, ID = the port)
+  // in front of two ports of the on-chip DRAM ([2p] reads, [2p + 1]
+  // writes), the path ktpu-sim simulates (docs/fpga.md, "DRAM").
+  logic [2*P-1:0]          m_req_valid, m_req_ready, m_req_write, m_rsp_valid, m_rsp_ready;
+  logic [2*P*DramBits-1:0] m_req_addr;
+  logic [P*512-1:0]        m_req_wdata, m_rsp_rdata;
+  logic [P*64-1:0]         m_req_wstrb;
+  logic [P*16-1:0]         m_req_tag, m_rsp_tag;
+
+  for (genvar p = 0; p < P; p++) begin : gen_port
+    logic [15:0] axi_err;
+    logic        idle;
+    ktpu_axi_dram_port #(.Name(p == 0 ? "axi cpu" : "axi agent0"), .AddrBits(DramBits), .Id(p)) u_port (
+      .clk_i, .rst_i(rst_q), .stall_i(5'd0),
+      .req_valid_i(req_valid[p]), .req_ready_o(req_ready[p]), .req_write_i(req_write[p]),
+      .req_addr_i(req_addr[p*DramBits +: DramBits]), .req_wdata_i(req_wdata[p*256 +: 256]),
+      .req_wstrb_i(req_wstrb[p*32 +: 32]), .req_tag_i(req_tag[p*8 +: 8]),
+      .rsp_valid_o(rsp_valid[p]), .rsp_ready_i(rsp_ready[p]),
+      .rsp_rdata_o(rsp_rdata[p*256 +: 256]), .rsp_tag_o(rsp_tag[p*8 +: 8]),
+      .m_req_valid_o(m_req_valid[2*p +: 2]), .m_req_ready_i(m_req_ready[2*p +: 2]),
+      .m_req_write_o(m_req_write[2*p +: 2]), .m_req_addr_o(m_req_addr[2*p*DramBits +: 2*DramBits]),
+      .m_req_wdata_o(m_req_wdata[p*512 +: 512]), .m_req_wstrb_o(m_req_wstrb[p*64 +: 64]),
+      .m_req_tag_o(m_req_tag[p*16 +: 16]), .m_rsp_valid_i(m_rsp_valid[2*p +: 2]),
+      .m_rsp_ready_o(m_rsp_ready[2*p +: 2]), .m_rsp_rdata_i(m_rsp_rdata[p*512 +: 512]),
+      .m_rsp_tag_i(m_rsp_tag[p*16 +: 16]), .axi_err_o(axi_err), .idle_o(idle));
+    logic unused;   // the on-chip slave always answers OKAY with the right ID
+    assign unused = ^{axi_err, idle};
+  end
+
+  ktpu_fpga_dram #(.Ports(2 * P), .AddrBits(DramBits)) u_dram (
     .clk_i, .rst_i(rst_q),
-    .req_valid_i(req_valid), .req_ready_o(req_ready), .req_write_i(req_write),
-    .req_addr_i(req_addr), .req_wdata_i(req_wdata), .req_wstrb_i(req_wstrb), .req_tag_i(req_tag),
-    .rsp_valid_o(rsp_valid), .rsp_ready_i(rsp_ready), .rsp_rdata_o(rsp_rdata), .rsp_tag_o(rsp_tag)
+    .req_valid_i(m_req_valid), .req_ready_o(m_req_ready), .req_write_i(m_req_write),
+    .req_addr_i(m_req_addr), .req_wdata_i(m_req_wdata), .req_wstrb_i(m_req_wstrb), .req_tag_i(m_req_tag),
+    .rsp_valid_o(m_rsp_valid), .rsp_ready_i(m_rsp_ready), .rsp_rdata_o(m_rsp_rdata), .rsp_tag_o(m_rsp_tag)
   );
 
   // ---------------------------------------------------------------- LEDs

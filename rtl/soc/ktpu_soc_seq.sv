@@ -14,8 +14,13 @@
 // makes fence.i a no-op (docs/cpu.md).
 //
 // DRAM window: a CPU store is posted (one write beat with the word's byte
-// strobes, its ack discarded); a load issues a read beat and waits for it.
-// The DRAM answers in order, so a load after a store sees the store.
+// strobes); a load issues a read beat and waits for it. The port answers in
+// order, so a load after a store sees the store. The acks are counted: an
+// MMIO store waits until every posted DRAM store is acknowledged, because
+// an MMIO store is how the CPU tells another master (a cluster, the memory
+// agent through the mesh, the harness through the mailbox or SIM_EXIT) to
+// read what it wrote, and that master reaches DRAM by another path (another
+// AXI port, the backdoor) that does not order behind this one.
 // The last beat read is kept (a one-beat line buffer, flip-flops): a load of
 // another word of the same 32 bytes is answered from it the next cycle, so a
 // job block is read at one DRAM latency per 8 words instead of one per
@@ -187,9 +192,10 @@ module ktpu_soc_seq #(
     .txd_o(uart_txd_o), .rxd_i(uart_rxd_i), .rts_o(uart_rts_o),
     .frame_err_o(uart_ferr), .overrun_o(uart_ovr));
 
+  logic mmio_hold;   // an MMIO store waits for posted DRAM stores (above)
   ktpu_soc_mmio #(.MeshW(MeshW), .MeshH(MeshH), .Kinds(Kinds), .BootWait(BootWait)) u_mmio (
     .clk_i, .rst_i,
-    .sel_i          (d_req && sel_mmio),
+    .sel_i          (d_req && sel_mmio && !mmio_hold),
     .we_i           (d_we),
     .be_i           (d_be),
     .off_i          (d_addr[11:0]),
@@ -229,7 +235,18 @@ module ktpu_soc_seq #(
   assign dram_req_wdata_o = {8{d_wdata}};
   assign dram_req_wstrb_o = 32'(d_be) << {d_addr[4:2], 2'b00};
   assign dram_req_tag_o   = d_we ? TagWrite : TagRead;
-  assign dram_rsp_ready_o = 1'b1;   // write acks are dropped, the one read is awaited
+  assign dram_rsp_ready_o = 1'b1;   // write acks are counted, the one read is awaited
+
+  // posted stores not yet acknowledged (the port holds at most 256 requests)
+  logic [8:0] wr_owed_q;
+  logic       dram_wr_go, dram_wr_ack;
+  assign dram_wr_go  = dram_req_valid_o && dram_req_ready_i && d_we;
+  assign dram_wr_ack = dram_rsp_valid_i && dram_rsp_tag_i == TagWrite;
+  assign mmio_hold   = d_we && wr_owed_q != '0;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) wr_owed_q <= '0;
+    else wr_owed_q <= wr_owed_q + 9'(dram_wr_go) - 9'(dram_wr_ack);
+  end
 
   logic dram_rvalid, dram_rd_go, lb_drop;
   assign dram_rvalid = dram_rd_busy_q && dram_rsp_valid_i && dram_rsp_tag_i == TagRead;
@@ -255,7 +272,7 @@ module ktpu_soc_seq #(
   always_comb begin
     d_gnt = 1'b1; d_err = 1'b0;
     if (sel_ram) ;
-    else if (sel_mmio) begin d_gnt = mmio_gnt; d_err = mmio_err; end
+    else if (sel_mmio) begin d_gnt = mmio_gnt && !mmio_hold; d_err = mmio_err && !mmio_hold; end
     else if (sel_dram) d_gnt = lb_hit || (dram_req_ready_i && !dram_rd_busy_q);
     else d_err = 1'b1;
   end

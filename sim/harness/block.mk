@@ -39,7 +39,7 @@ $(SIMLIB): $(SIMLIB_OBJS)
 
 # What ktpu-sim simulates: the SoC and the DRAM model (build/filelists/ktpu_sim_top.f).
 RTL.sim_top      := sim/harness/ktpu_sim_top.sv
-RTL_USES.sim_top := soc dram
+RTL_USES.sim_top := soc axi_port dram
 $(call filelist,ktpu_sim_top,sim_top)
 SIM_TOP_SRCS := $(FILELIST_DIR)/ktpu_sim_top.f sim/harness/ktpu_sim_main.cpp $(SIMLIB)
 SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -LDFLAGS -lm

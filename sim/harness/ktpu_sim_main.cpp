@@ -672,6 +672,12 @@ int main(int argc, char **argv)
         ktpu_iss_free(g_iss);
     }
     if (g_mismatch) return kExitLockstep;
+    if (top->axi_err_o) {
+        // the DRAM answered an AXI burst with SLVERR/DECERR or a wrong ID: what the run computed is suspect
+        std::fprintf(stderr, "ktpu-sim: error: %u AXI4 DRAM responses were not OKAY or carried a wrong ID\n",
+                     (unsigned)top->axi_err_o);
+        return kExitHarness;
+    }
     if (bad_exit_be) {
         unsigned lanes = (bad_exit_be & 1u) + (bad_exit_be >> 1 & 1u) + (bad_exit_be >> 2 & 1u) +
                          (bad_exit_be >> 3 & 1u);

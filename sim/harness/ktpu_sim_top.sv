@@ -1,7 +1,11 @@
 // ktpu_sim_top: what build/ktpu-sim simulates: the SoC (Clusters cluster
-// nodes, MemPorts memory agents) and the DRAM model behind it (port 0 the
-// CPU's window, port 1 + p memory agent p). Everything the harness drives or
-// watches is a port here; the beat counters are the report's DRAM traffic.
+// nodes, MemPorts memory agents) and the DRAM behind it, reached over AXI4
+// as a board's memory controller is (docs/soc.md, "DRAM over AXI4"): each
+// SoC DRAM port (0 the CPU's window, 1 + a memory agent a) reaches two
+// ports of the DRAM model through its own ktpu_axi_dram_port (AXI4 bridge,
+// ID = the port, protocol checker, AXI4 slave). Everything the harness drives or
+// watches is a port here; the beat counters (at the SoC's side of the
+// bridges) are the report's DRAM traffic.
 `default_nettype none
 
 module ktpu_sim_top #(
@@ -40,7 +44,8 @@ module ktpu_sim_top #(
   output logic [63:0]      agent1_rd_beats_o,  // agent 1's (0 with one agent)
   output logic [63:0]      agent1_wr_beats_o,
   output logic [63:0]      cpu_rd_beats_o,
-  output logic [63:0]      cpu_wr_beats_o
+  output logic [63:0]      cpu_wr_beats_o,
+  output logic [31:0]      axi_err_o          // non-OKAY or misdirected AXI responses, all bridges
 );
 `ifdef KTPU_GLBL
   glbl glbl ();   // the vendor DSP48E2 model reaches glbl.GSR (DSP48E2_MODEL=...)
@@ -48,9 +53,9 @@ module ktpu_sim_top #(
   localparam int DramAddrBits = $clog2(ktpu_pkg::DRAM_SIM_BYTES);
 
   localparam int AW = DramAddrBits;
-  localparam int P  = 1 + MemPorts;   // DRAM model ports
+  localparam int P  = 1 + MemPorts;   // SoC DRAM ports
 
-  // port p of the DRAM model at [p*W +: W]; 0 = CPU window, 1 + a = agent a
+  // SoC DRAM port p at [p*W +: W]; 0 = CPU window, 1 + a = agent a
   logic [P-1:0]     req_valid, req_ready, req_write, rsp_valid, rsp_ready;
   logic [P*AW-1:0]  req_addr;
   logic [P*256-1:0] req_wdata, rsp_rdata;
@@ -79,12 +84,48 @@ module ktpu_sim_top #(
     .mem_win_err_o, .mem_bad_req_o, .mem_nonfinite_o, .stray_rq_o, .stray_rs_o, .cl_hold_i
   );
 
-  ktpu_dram #(.Ports(P), .AddrBits(DramAddrBits)) u_dram (
+  // ---------------------------------------------------------------- AXI4
+  // the DRAM model's ports 2p (reads) and 2p + 1 (writes) serve SoC port p;
+  // split_var: each slave's rsp_ready depends on its own rsp_valid bits only
+  logic [2*P-1:0]     m_req_valid, m_req_ready, m_req_write;
+  logic [2*P-1:0]     m_rsp_valid /*verilator split_var*/, m_rsp_ready /*verilator split_var*/;
+  logic [P*2*AW-1:0]  m_req_addr;
+  logic [P*512-1:0]   m_req_wdata, m_rsp_rdata;
+  logic [P*64-1:0]    m_req_wstrb;
+  logic [P*16-1:0]    m_req_tag, m_rsp_tag;
+  logic [15:0]        axi_err [P];
+
+  for (genvar p = 0; p < P; p++) begin : gen_port
+    logic idle;
+    ktpu_axi_dram_port #(.Name(p == 0 ? "axi cpu" : p == 1 ? "axi agent0" : "axi agent1"),
+                         .AddrBits(AW), .Id(p)) u_port (
+      .clk_i, .rst_i, .stall_i(5'd0),
+      .req_valid_i(req_valid[p]), .req_ready_o(req_ready[p]), .req_write_i(req_write[p]),
+      .req_addr_i(req_addr[p*AW +: AW]), .req_wdata_i(req_wdata[p*256 +: 256]),
+      .req_wstrb_i(req_wstrb[p*32 +: 32]), .req_tag_i(req_tag[p*8 +: 8]),
+      .rsp_valid_o(rsp_valid[p]), .rsp_ready_i(rsp_ready[p]),
+      .rsp_rdata_o(rsp_rdata[p*256 +: 256]), .rsp_tag_o(rsp_tag[p*8 +: 8]),
+      .m_req_valid_o(m_req_valid[2*p +: 2]), .m_req_ready_i(m_req_ready[2*p +: 2]),
+      .m_req_write_o(m_req_write[2*p +: 2]), .m_req_addr_o(m_req_addr[2*p*AW +: 2*AW]),
+      .m_req_wdata_o(m_req_wdata[p*512 +: 512]), .m_req_wstrb_o(m_req_wstrb[p*64 +: 64]),
+      .m_req_tag_o(m_req_tag[p*16 +: 16]), .m_rsp_valid_i(m_rsp_valid[2*p +: 2]),
+      .m_rsp_ready_o(m_rsp_ready[2*p +: 2]), .m_rsp_rdata_i(m_rsp_rdata[p*512 +: 512]),
+      .m_rsp_tag_i(m_rsp_tag[p*16 +: 16]), .axi_err_o(axi_err[p]), .idle_o(idle));
+    logic unused;
+    assign unused = idle;
+  end
+
+  always_comb begin
+    axi_err_o = '0;
+    for (int p = 0; p < P; p++) axi_err_o = axi_err_o + 32'(axi_err[p]);
+  end
+
+  ktpu_dram #(.Ports(2 * P), .AddrBits(DramAddrBits)) u_dram (
     .clk_i, .rst_i,
-    .req_valid_i(req_valid), .req_ready_o(req_ready), .req_write_i(req_write),
-    .req_addr_i (req_addr),  .req_wdata_i(req_wdata), .req_wstrb_i(req_wstrb),
-    .req_tag_i  (req_tag),   .rsp_valid_o(rsp_valid), .rsp_ready_i(rsp_ready),
-    .rsp_rdata_o(rsp_rdata), .rsp_tag_o  (rsp_tag)
+    .req_valid_i(m_req_valid), .req_ready_o(m_req_ready), .req_write_i(m_req_write),
+    .req_addr_i (m_req_addr),  .req_wdata_i(m_req_wdata), .req_wstrb_i(m_req_wstrb),
+    .req_tag_i  (m_req_tag),   .rsp_valid_o(m_rsp_valid), .rsp_ready_i(m_rsp_ready),
+    .rsp_rdata_o(m_rsp_rdata), .rsp_tag_o  (m_rsp_tag)
   );
 
   // beats accepted per DRAM port and direction

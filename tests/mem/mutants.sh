@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Deliberately broken quantiser / memory agent: each mutant is one textual
+# Deliberately broken quantiser / memory agent / AXI4 bridge and slave: each mutant is one textual
 # change to a copy under build/mem_mutants/, and its bench must FAIL on it.
 # Optional argument: run only mutants whose name contains it.
 # Run by `make regress` (tests/mem/tests.mk); non-zero if any mutant survives.
@@ -40,6 +40,14 @@ mutants=(
   "agent_2d_column_step_ignored|rtl/mem/ktpu_mem_agent.sv|s/assign wr_next  = \(wr_2d && wr_r_q == wr_rows - 8'd1\) \? wr_col_q \+ w4 : wr_addr_q \+ w1;/assign wr_next  = wr_addr_q + w1;/"
   "agent_2d_extent_rows_only|rtl/mem/ktpu_mem_agent.sv|s/\(wr_2d \? 52'\(ext2_q\) : 52'd0\)/52'd0/"
   "agent_2d_shape_unchecked|rtl/mem/ktpu_mem_agent.sv|s/\(wr_2d && 16'\(wr_rows\) \* 16'\(wr_cols\) != 16'\(wr_count\)\)/1'b0/"
+  "axi_read_passes_write|rtl/mem/ktpu_axi_bridge.sv|s/assign hazard = head.w \? r_any_hit : w_any_hit;/assign hazard = head.w ? r_any_hit : 1'b0;/"
+  "axi_write_passes_read|rtl/mem/ktpu_axi_bridge.sv|s/assign hazard = head.w \? r_any_hit : w_any_hit;/assign hazard = head.w ? 1'b0 : w_any_hit;/"
+  "axi_page_counted_down_wrong|rtl/mem/ktpu_axi_bridge.sv|s/FW'\(r_end && rs_head == SW'\(i\)\)/FW'(r_end \&\& SW'(0) == SW'(i))/"
+  "axi_burst_crosses_page|rtl/mem/ktpu_axi_bridge.sv|s/ && req_beat\[6:0\] != 7'd0;/;/"
+  "axi_wlast_early|rtl/mem/ktpu_axi_bridge.sv|s/assign wlast_o  = w_beat_q == wl_q\[wl_head_q\];/assign wlast_o  = w_beat_q + LB'(1) == wl_q[wl_head_q];/"
+  "axi_ack_before_b|rtl/mem/ktpu_axi_bridge.sv|s/\(ord_w \? b_owed_q != '0 : !rd_empty\)/(ord_w ? 1'b1 : !rd_empty)/"
+  "axi_slave_rlast_first|rtl/mem/ktpu_dram_axi.sv|s/assign rlast_o  = rsp_tag_i\[6\];/assign rlast_o  = rsp_tag_i[6] || rb_left_q == arlen_i;/"
+  "axi_slave_b_per_beat|rtl/mem/ktpu_dram_axi.sv|s/assign bvalid_o = rsp_valid_i\[1\] && b_last && /assign bvalid_o = rsp_valid_i[1] \&\& /"
 )
 run_quant() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
@@ -47,6 +55,16 @@ run_quant() {  # dir
     --top-module ktpu_quant --Mdir "$1/obj" -o Vktpu_quant "$1/ktpu_quant.sv" \
     "$PWD/tests/mem/quant_tb.cpp" "$REF_LIB" >"$1/build.log" 2>&1 || return 2
   "$1/obj/Vktpu_quant" --random 3000 --seed 9 >"$1/run.log" 2>&1
+}
+run_axi() {  # dir
+  verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
+    --assert -CFLAGS "-O1 -std=c++17 -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
+    --top-module axi_top --Mdir "$1/obj" -o Vaxi_top \
+    $(make -s --no-print-directory rtl-srcs BLOCKS="axi_port dram" \
+        RTL_PATCH="rtl/mem/ktpu_axi_bridge.sv=$1/ktpu_axi_bridge.sv rtl/mem/ktpu_dram_axi.sv=$1/ktpu_dram_axi.sv") \
+    tests/mem/axi_top.sv "$PWD/tests/mem/axi_tb.cpp" >"$1/build.log" 2>&1 || return 2
+  "$1/obj/Vaxi_top" --seed 9 >"$1/run.log" 2>&1 || return 1
+  "$1/obj/Vaxi_top" --seed 10 +ktpu_dram_latency=1 >>"$1/run.log" 2>&1
 }
 run_agent() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
@@ -70,11 +88,11 @@ for m in "${mutants[@]}"; do
     echo "mutant $name: substitution did not apply (update this script)"; survived=1; continue
   fi
   ran=$((ran + 1))
-  case $name in quant_*) run_quant "$d" ;; *) run_agent "$d" ;; esac
+  case $name in quant_*) run_quant "$d" ;; axi_*) run_axi "$d" ;; *) run_agent "$d" ;; esac
   rc=$?
   if [ $rc -eq 2 ]; then echo "mutant $name: build failed (see $d/build.log)"; survived=1
   elif [ $rc -eq 0 ]; then echo "mutant $name: SURVIVED (bench passed on a broken design)"; survived=1
-  else echo "mutant $name: caught -- $(grep -m1 -E 'FAIL|Assertion|Error' "$d/run.log" | cut -c1-110)"
+  else echo "mutant $name: caught -- $(grep -m1 -E 'FAIL|Assertion|Error|fatal|%F' "$d/run.log" | cut -c1-110)"
   fi
 done
 [ $survived -eq 0 ] && echo "mem mutants: all $ran caught"

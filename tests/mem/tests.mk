@@ -15,3 +15,12 @@ BENCH_CMDS += tests/mem/bench.sh ;
 
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV)
 REGRESS_CMDS += tests/mem/mutants.sh ;
+
+# A DRAM port over AXI4: bridge, protocol checker, AXI4 slave, DRAM model
+# (tests/mem/axi_tb.cpp), at the default latency and at latency 1.
+$(eval $(call verilate,mem_axi,axi_top,$(call rtl_srcs,axi_port dram) \
+  tests/mem/axi_top.sv tests/mem/axi_tb.cpp,))
+TESTS += mem_axi mem_axi_lat1
+TEST_CMD.mem_axi      := $(VL_DIR)/mem_axi/Vaxi_top --seed 1
+TEST_CMD.mem_axi_lat1 := $(VL_DIR)/mem_axi/Vaxi_top --seed 2 +ktpu_dram_latency=1
+TEST_DEPS += $(VL_DIR)/mem_axi/Vaxi_top
