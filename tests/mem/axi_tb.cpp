@@ -3,8 +3,9 @@
 // native DRAM contract (rtl/mem/ktpu_dram.sv's header) that the bridge must
 // keep: every request answered once, in acceptance order, with its tag; a
 // read sees every write accepted before it and none after; a write's answer
-// has zero data. A byte-array model applies each write at acceptance and
-// predicts each read then. The traffic is runs of consecutive beats (which
+// has zero data and comes only once DRAM holds the write (read through the
+// model's backdoor when the acked write is its beat's latest). A byte-array
+// model applies each write at acceptance and predicts each read then. The traffic is runs of consecutive beats (which
 // the bridge turns into bursts) of random direction, length and gaps, over
 // a few small hot regions so reads and writes of the same bytes overlap in
 // flight, under random back-pressure on all five AXI channels and on the
@@ -21,18 +22,25 @@
 #include <vector>
 
 #include "Vaxi_top.h"
+#include "Vaxi_top__Dpi.h"
+#include "svdpi.h"
 #include "verilated.h"
 #include "ktpu_tb.h"
 
 namespace {
 const int kBits = 14, kBeats = 1 << (kBits - 5);
-struct Exp { uint8_t tag; uint8_t data[32]; };
+// a write's expected answer also carries what it wrote: when it is the
+// latest write accepted to its beat, its ack may come only once DRAM holds it
+struct Exp { uint8_t tag; bool write; uint32_t beat, strb; uint8_t data[32], wrote[32]; };
 
 struct Bench {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vaxi_top> top;
     std::vector<uint8_t> mem = std::vector<uint8_t>(kBeats * 32, 0);
     std::deque<Exp> exp;
+    std::vector<unsigned long long> last_write = std::vector<unsigned long long>(kBeats, 0);   // serial + 1
+    unsigned long long serial = 0;   // writes accepted
+    std::deque<unsigned long long> exp_serial;
     uint8_t next_tag = 0;
     unsigned long long cycle = 0, answered = 0;
 
@@ -70,20 +78,35 @@ struct Bench {
                 CHECK(top->rsp_tag_o == e.tag, "cycle %llu: response tag %u, expected %u (order)", cycle,
                       top->rsp_tag_o, e.tag);
                 CHECK(!std::memcmp(d, e.data, 32), "cycle %llu tag %u: data differs", cycle, e.tag);
+                unsigned long long ser = exp_serial.front();
+                if (e.write && last_write[e.beat] == ser)   // DRAM itself (backdoor) must hold it by now
+                    for (int i = 0; i < 32; i++)
+                        if ((e.strb >> i) & 1) {
+                            uint32_t a = e.beat * 32 + (uint32_t)i;
+                            uint8_t got = (uint8_t)(ktpu_dram_bd_read32(a & ~3u) >> (8 * (a & 3)));
+                            CHECK(got == e.wrote[i], "cycle %llu tag %u: write acknowledged before DRAM holds it "
+                                  "(beat %u byte %d)", cycle, e.tag, e.beat, i);
+                        }
+                exp_serial.pop_front();
             }
         }
         bool acc = valid && top->req_ready_o;
         if (acc) {
             Exp e;
             e.tag = next_tag++;
+            e.write = write, e.beat = beat, e.strb = write ? strb : 0;
+            std::memcpy(e.wrote, data, 32);
             uint8_t *m = &mem[beat * 32];
+            unsigned long long ser = 0;
             if (write) {
                 for (int i = 0; i < 32; i++) if ((strb >> i) & 1) m[i] = data[i];
                 std::memset(e.data, 0, 32);
+                last_write[beat] = ser = ++serial;
             } else {
                 std::memcpy(e.data, m, 32);
             }
             exp.push_back(e);
+            exp_serial.push_back(ser);
         }
         tick();
         return acc;
@@ -147,6 +170,7 @@ int main(int argc, char **argv)
         if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoul(argv[++i], nullptr, 0);
     tb_seed(seed, 3);
     b.top = std::make_unique<Vaxi_top>(b.ctx.get(), "TOP");
+    svSetScope(svGetScopeFromName("TOP.axi_top.u_dram"));
     b.top->rst_i = 1;
     for (int i = 0; i < 4; i++) b.tick();
     b.top->rst_i = 0;
