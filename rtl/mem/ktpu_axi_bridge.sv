@@ -108,11 +108,6 @@ module ktpu_axi_bridge #(
     logic [LB-1:0] len;   // beats - 1
   } burst_t;
 
-  function automatic logic overlaps(input logic [BA-1:0] a, input logic [LB-1:0] alen,
-                                    input logic [BA-1:0] b, input logic [LB-1:0] blen);
-    overlaps = a <= b + BA'(blen) && b <= a + BA'(alen);
-  endfunction
-
   // ---------------------------------------------------------------- accept
   logic tag_full, tag_empty, wd_full, wd_empty, rd_empty, rd_full, ord_full, ord_empty;
   logic [$clog2(TagDepth+1)-1:0] tag_cnt;   // the FIFOs' counts are not needed: full/empty are
