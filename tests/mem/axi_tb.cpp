@@ -31,16 +31,15 @@ namespace {
 const int kBits = 14, kBeats = 1 << (kBits - 5);
 // a write's expected answer also carries what it wrote: when it is the
 // latest write accepted to its beat, its ack may come only once DRAM holds it
-struct Exp { uint8_t tag; bool write; uint32_t beat, strb; uint8_t data[32], wrote[32]; };
+struct Exp { uint8_t tag; bool write; uint32_t beat, strb; unsigned long long serial; uint8_t data[32], wrote[32]; };
 
 struct Bench {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vaxi_top> top;
     std::vector<uint8_t> mem = std::vector<uint8_t>(kBeats * 32, 0);
     std::deque<Exp> exp;
-    std::vector<unsigned long long> last_write = std::vector<unsigned long long>(kBeats, 0);   // serial + 1
+    std::vector<unsigned long long> last_write = std::vector<unsigned long long>(kBeats, 0);   // its serial, 0: none
     unsigned long long serial = 0;   // writes accepted
-    std::deque<unsigned long long> exp_serial;
     uint8_t next_tag = 0;
     unsigned long long cycle = 0, answered = 0;
 
@@ -78,8 +77,7 @@ struct Bench {
                 CHECK(top->rsp_tag_o == e.tag, "cycle %llu: response tag %u, expected %u (order)", cycle,
                       top->rsp_tag_o, e.tag);
                 CHECK(!std::memcmp(d, e.data, 32), "cycle %llu tag %u: data differs", cycle, e.tag);
-                unsigned long long ser = exp_serial.front();
-                if (e.write && last_write[e.beat] == ser)   // DRAM itself (backdoor) must hold it by now
+                if (e.write && last_write[e.beat] == e.serial)   // DRAM itself (backdoor) must hold it by now
                     for (int i = 0; i < 32; i++)
                         if ((e.strb >> i) & 1) {
                             uint32_t a = e.beat * 32 + (uint32_t)i;
@@ -87,26 +85,23 @@ struct Bench {
                             CHECK(got == e.wrote[i], "cycle %llu tag %u: write acknowledged before DRAM holds it "
                                   "(beat %u byte %d)", cycle, e.tag, e.beat, i);
                         }
-                exp_serial.pop_front();
             }
         }
         bool acc = valid && top->req_ready_o;
         if (acc) {
             Exp e;
             e.tag = next_tag++;
-            e.write = write, e.beat = beat, e.strb = write ? strb : 0;
+            e.write = write, e.beat = beat, e.strb = write ? strb : 0, e.serial = 0;
             std::memcpy(e.wrote, data, 32);
             uint8_t *m = &mem[beat * 32];
-            unsigned long long ser = 0;
             if (write) {
                 for (int i = 0; i < 32; i++) if ((strb >> i) & 1) m[i] = data[i];
                 std::memset(e.data, 0, 32);
-                last_write[beat] = ser = ++serial;
+                last_write[beat] = e.serial = ++serial;
             } else {
                 std::memcpy(e.data, m, 32);
             }
             exp.push_back(e);
-            exp_serial.push_back(ser);
         }
         tick();
         return acc;
