@@ -27,7 +27,9 @@ for i in $(seq "$n"); do
     "$b/ktpu-sim" --boot --uart-in "$tmp/p.img" >"$tmp/out" 2>&1; rc=$?
     how="-o"
   fi
-  if [ $up -eq 0 ] && [ $rc -eq 0 ] && grep -q '^blob ok' "$tmp/out"; then ok=$((ok + 1))
+  # over --port the bootloader's ACK bytes (0x06) are on the line, and so in
+  # the run's transcript, just before the program's first output
+  if [ $up -eq 0 ] && [ $rc -eq 0 ] && tr -d '\006' <"$tmp/out" | grep -q '^blob ok'; then ok=$((ok + 1))
   else echo "upload $i ($how, $words words, seed $seed): upload status $up, run status $rc: $(grep -m1 -E 'boot:|error' "$tmp/out")"; fi
 done
 echo "uploads: $ok of $n loaded and checked"
