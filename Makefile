@@ -5,8 +5,13 @@
 # tests/fuzz/fuzz.mk); this file holds only what they share.
 
 SHELL   := /bin/bash
-BUILD   := build
-GEN     := $(BUILD)/gen
+# The build directory and the firmware toolchain (cross compiler, flags,
+# REF_INC, REF_LIB_RV32) are firmware/toolchain.mk's: the firmware SDK
+# (firmware/ktpu.mk) reads the same file from outside the tree.
+KTPU_TOP :=
+include firmware/toolchain.mk
+BUILD   := $(KTPU_BUILD)
+GEN     := $(KTPU_GEN)
 NPROC   := $(shell nproc 2>/dev/null || echo 2)
 TAB     := $(shell printf '\t')
 define NL
@@ -15,7 +20,7 @@ define NL
 endef
 
 .DEFAULT_GOAL := help
-.PHONY: help deps test run bench synth regress fuzz clean test-run run-build run-go bench-build \
+.PHONY: help deps test run bench synth regress fuzz fw clean test-run run-build run-go bench-build \
         bench-go synth-build synth-go regress-build regress-go
 
 help:
@@ -26,6 +31,7 @@ help:
 	@echo "make regress - long sweeps, beyond make test"
 	@echo "make fuzz    - libFuzzer on the parsers and the job check, FUZZ_SECONDS (60) each (clang)"
 	@echo "make deps    - install the Debian packages the project needs (as root)"
+	@echo "make fw PROG=DIR - build a firmware folder with the SDK (docs/firmware.md)"
 
 deps:
 	@scripts/deps.sh
@@ -41,6 +47,16 @@ regress: deps ; @$(MAKE) --no-print-directory -j$(NPROC) regress-build && $(MAKE
 clean:
 	rm -rf $(BUILD)
 
+# A firmware folder built by its own makefile through the SDK
+# (firmware/ktpu.mk), this tree as its KTPU_ROOT; a folder without one gets
+# the SDK's, the folder's name as the program's. PROG here names the
+# folder, so it is not passed down, where PROG is the program's name.
+fw: MAKEOVERRIDES := $(filter-out PROG=%,$(MAKEOVERRIDES))
+fw:
+	@test -d "$(PROG)" || { echo "usage: make fw PROG=path/to/dir (a folder of *.c, docs/firmware.md)"; exit 2; }
+	@$(MAKE) --no-print-directory -C $(PROG) KTPU_ROOT=$(CURDIR) $(if $(wildcard $(PROG)/[Mm]akefile \
+	    $(PROG)/GNUmakefile),,-f $(CURDIR)/firmware/ktpu.mk PROG=$(notdir $(abspath $(PROG))))
+
 # ---- host C (reference, tools, harness) ------------------------------------
 HOST_CC     := gcc
 HOST_CXX    := g++
@@ -49,13 +65,6 @@ HOST_CXX    := g++
 HOST_CFLAGS := -std=c99 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
                -Wmissing-prototypes -Wstrict-prototypes -pedantic -ffp-contract=off \
                -I$(GEN)
-
-# ---- RV32IM firmware --------------------------------------------------------
-RV_PREFIX := riscv64-unknown-elf-
-RV_CC     := $(RV_PREFIX)gcc
-RV_CFLAGS := -march=rv32im_zicsr -mabi=ilp32 --specs=picolibc.specs -Os -g \
-             -std=c99 -Wall -Wextra -Werror -Wshadow -Wundef -Wmissing-prototypes \
-             -pedantic -ffunction-sections -fdata-sections -I$(GEN)
 
 # ---- Verilator --------------------------------------------------------------
 # Registers start random (SPEC §14): X assignments and initial values are
@@ -68,10 +77,9 @@ VERILATOR_FLAGS  := --cc --exe --build -j 2 -Wall -Wno-fatal -Werror-USERFATAL -
 
 # ---- names shared across fragments -----------------------------------------
 # Defined here, not in the fragment that builds them, because fragments are
-# read in directory order and a prerequisite list is expanded when read.
-REF_INC      := sim/ref
+# read in directory order and a prerequisite list is expanded when read
+# (REF_INC and REF_LIB_RV32 with the toolchain, above).
 REF_LIB      := $(BUILD)/host/libktpuref.a
-REF_LIB_RV32 := $(BUILD)/rv32/libktpuref.a
 
 # DSP48E2: the repository's model by default. DSP48E2_MODEL=/path/DSP48E2.v
 # rebuilds every bench against the vendor's simulation model instead (with its
@@ -163,6 +171,16 @@ $(GEN_DEFS): scripts/gen_defs.c sim/ref/ktpu_out.c sim/ref/ktpu_out.h
 $(GEN_SV) $(GEN_H) &: $(DEFS_SRC) $(GEN_DEFS)
 	@mkdir -p $(GEN)
 	$(GEN_DEFS) $(DEFS_SRC) $(GEN_SV) $(GEN_H)
+
+# The version every tool prints with --version and every report carries: git
+# describe of the tree it was built from. Rewritten only when it changes, so a
+# new commit relinks the tools and rebuilds nothing else.
+GEN_VERSION := $(GEN)/ktpu_version.h
+$(GEN_VERSION): FORCE
+	@mkdir -p $(@D)
+	@v=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	 echo "#define KTPU_VERSION \"$$v\"" >$@.tmp; \
+	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 # ---- fragments --------------------------------------------------------------
 # A fragment may add:

@@ -1,19 +1,16 @@
 # Firmware runtime (startup, trap handler, picolibc stdio on the UART,
-# exit() -> SIM_EXIT) and the programs built on it. linker/ktpu.ld is the
-# link script; build/fw/ktpu_mem.ld, included by it, is generated from
-# data/ktpu.def so the RAM size is written down once.
-FW_DIR     := $(BUILD)/fw
-FW_CFLAGS  := $(RV_CFLAGS) -Ifirmware/include
-# picolibc multilib is chosen by -march at link time; "rv32im_zicsr" matches
-# none (gcc 12 would take the rv64 default), so the link names rv32im.
-FW_LDFLAGS := -march=rv32im -mabi=ilp32 --specs=picolibc.specs -nostartfiles -Tlinker/ktpu.ld -L$(FW_DIR) -Wl,--gc-sections
+# exit() -> SIM_EXIT) and the programs built on it. The compiler, the flags
+# and the runtime's link are firmware/toolchain.mk's, which the firmware SDK
+# (firmware/ktpu.mk) shares; the archives are built by firmware/lib/block.mk.
+# linker/ktpu.ld is the link script; build/fw/ktpu_mem.ld, included by it,
+# is generated from data/ktpu.def so the RAM size is written down once.
 FW_MEM_LD  := $(FW_DIR)/ktpu_mem.ld
 FW_CRT0    := $(FW_DIR)/rt/crt0.o
 FW_RT_OBJS := $(addprefix $(FW_DIR)/rt/,trap_entry.o trap.o ktpu_stdio.o)
 FW_HDRS    := $(wildcard firmware/include/*.h) $(GEN_H)
-# What every firmware link needs besides its own objects.
-# Runtime objects are linked as objects, not an archive: libc (linked after
-# them) needs their _exit and stdout.
+# What a link that names the runtime's objects needs ($(FW_CRT0), the
+# program's objects, then $(FW_RT_OBJS): as objects, libc linked after them
+# finds their _exit and stdout). fw_prog links the archive instead.
 FW_LINK_DEPS := $(FW_CRT0) $(FW_RT_OBJS) $(FW_MEM_LD) linker/ktpu.ld
 
 $(FW_MEM_LD): $(GEN_H) firmware/block.mk
@@ -43,11 +40,12 @@ $(FW_DIR)/obj/%.o: %.c $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -c -o $@ $<
 
-# $(call fw_prog,OUTPUT.elf,C-SOURCES)
+# $(call fw_prog,OUTPUT.elf,C-SOURCES): the program's objects and the
+# runtime archive, linked as the SDK links a program outside the tree.
 define fw_prog
-$(1): $(patsubst %.c,$(FW_DIR)/obj/%.o,$(2)) $(FW_LINK_DEPS)
+$(1): $(patsubst %.c,$(FW_DIR)/obj/%.o,$(2)) $(FW_RT_LIB) $(FW_MEM_LD) linker/ktpu.ld
 	@mkdir -p $$(@D)
-	$(RV_CC) $(FW_LDFLAGS) -o $$@ $(FW_CRT0) $(patsubst %.c,$(FW_DIR)/obj/%.o,$(2)) $(FW_RT_OBJS)
+	$(RV_CC) $(FW_LDFLAGS) -o $$@ $(patsubst %.c,$(FW_DIR)/obj/%.o,$(2)) $(FW_RT_LINK)
 endef
 
 $(eval $(call fw_prog,$(FW_DIR)/hello.elf,firmware/hello/main.c))

@@ -25,7 +25,7 @@ $(FW_DIR)/boot/entry.o: firmware/boot/entry.S
 	@mkdir -p $(@D)
 	$(RV_CC) $(BOOT_CFLAGS) -c -o $@ $<
 $(BOOT_ELF): $(FW_DIR)/boot/entry.o $(FW_DIR)/boot/boot.o linker/ktpu_boot.ld $(FW_MEM_LD) $(BOOT_MEM_LD)
-	$(RV_CC) -march=rv32im -mabi=ilp32 -nostdlib -nostartfiles -Tlinker/ktpu_boot.ld -L$(FW_DIR) \
+	$(RV_CC) $(RV_LD_ARCH) -nostdlib -nostartfiles -Tlinker/ktpu_boot.ld -L$(FW_DIR) \
 	    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -o $@ $(FW_DIR)/boot/entry.o $(FW_DIR)/boot/boot.o
 
 $(FW_DIR)/rt/crt0_boot.o: firmware/crt/crt0.S

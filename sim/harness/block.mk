@@ -64,3 +64,7 @@ TEST_DEPS  += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
 RUN_DEPS += $(GEMM_FW_ELF) $(BUILD)/tools/ktpu-example
 RUN_CMDS += sim/harness/run_gemm.sh ;
 BENCH_DEPS += $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
+
+# --version and the report's run line (build/gen/ktpu_version.h, rewritten
+# only when git describe changes)
+$(VL_DIR)/ktpu_sim/Vktpu_sim_top $(VL_DIR)/ktpu_sim1/Vktpu_sim_top $(VL_DIR)/ktpu_sim4/Vktpu_sim_top: $(GEN_VERSION)

@@ -547,6 +547,7 @@ int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
 
     /* ---- report (SPEC §11) ---- */
     fprintf(out, "---- GEMM report ----\n");
+    if (j->run_info[0]) fprintf(out, "run: %s\n", j->run_info);
     fprintf(out, "shape: M x K x N = %zu x %zu x %zu", j->m, j->k, j->n);
     if (mp != j->m || np != j->n || j->kp != j->k)
         fprintf(out, " (padded to %zu x %zu x %zu)", mp, j->kp, np);

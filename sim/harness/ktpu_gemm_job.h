@@ -66,6 +66,9 @@ struct ktpu_gemm_job {
     /* set before planning: the first byte the second memory agent serves
      * (0 on a machine with one) */
     uint32_t port_half;
+    /* the report's "run:" line, set by the caller: what reproduces the run
+     * (seed, DRAM latency, the simulator's version) */
+    char run_info[160];
 };
 
 /* Shape (each dimension 1..KTPU_GEMM_MAX_DIM), padding and DRAM layout

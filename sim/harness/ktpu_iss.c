@@ -21,6 +21,13 @@ struct ktpu_iss {
     uint32_t mtvec, mepc, mcause, mtval, mscratch;
     uint64_t minstret;
     uint8_t *ram, *dram;
+    /* Local RAM starts random in the core (SPEC §14) as registers do: a
+     * byte never written (by the loader or a store) takes the core's value
+     * at its first load, as an unknown register's first store teaches the
+     * model (a struct copy reads uninitialised padding) */
+    uint8_t *ram_known;
+    ktpu_iss_dram_read dram_rd;   /* ktpu_iss_set_dram, or NULL: loads read dram */
+    void *dram_ctx;
 };
 
 enum { EXC_INSN_MISALIGN = 0, EXC_INSN_ACCESS = 1, EXC_ILLEGAL = 2, EXC_BREAK = 3,
@@ -33,7 +40,8 @@ struct ktpu_iss *ktpu_iss_new(void)
     if (!s) return NULL;
     s->ram = calloc(KTPU_RAM_BYTES, 1);
     s->dram = calloc(KTPU_DRAM_SIM_BYTES, 1);
-    if (!s->ram || !s->dram) { ktpu_iss_free(s); return NULL; }
+    s->ram_known = calloc(KTPU_RAM_BYTES, 1);
+    if (!s->ram || !s->dram || !s->ram_known) { ktpu_iss_free(s); return NULL; }
     s->known[0] = 1;
     return s;
 }
@@ -43,10 +51,17 @@ void ktpu_iss_free(struct ktpu_iss *s)
     if (!s) return;
     free(s->ram);
     free(s->dram);
+    free(s->ram_known);
     free(s);
 }
 
 uint64_t ktpu_iss_retired(const struct ktpu_iss *s) { return s->minstret; }
+
+void ktpu_iss_set_dram(struct ktpu_iss *s, ktpu_iss_dram_read fn, void *ctx)
+{
+    s->dram_rd = fn;
+    s->dram_ctx = ctx;
+}
 
 static uint8_t *mem_ptr(struct ktpu_iss *s, uint32_t a)
 {
@@ -58,8 +73,10 @@ static uint8_t *mem_ptr(struct ktpu_iss *s, uint32_t a)
 
 void ktpu_iss_write_byte(void *iss, uint32_t addr, uint8_t byte)
 {
-    uint8_t *p = mem_ptr(iss, addr);
+    struct ktpu_iss *s = iss;
+    uint8_t *p = mem_ptr(s, addr);
     if (p) *p = byte;
+    if (addr < KTPU_RAM_BYTES) s->ram_known[addr] = 1;
 }
 
 /* MMIO: which word offsets a load or a store may touch (the access column
@@ -218,9 +235,19 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
         if (is_mmio(ad)) {
             if (!mmio_ok((ad - KTPU_MMIO_BASE) & ~3u, 0)) TRAP(EXC_LOAD_ACCESS, ad);
             word = r->mem_rdata;   /* device state: the core's value */
+        } else if (s->dram_rd && ad >= KTPU_DRAM_BASE && ad - KTPU_DRAM_BASE < KTPU_DRAM_SIM_BYTES) {
+            /* shared with the clusters and the harness: what the RTL's DRAM
+             * holds when the load retires (a race-free program reads no
+             * word that is being written) */
+            word = s->dram_rd(s->dram_ctx, (ad - KTPU_DRAM_BASE) & ~3u);
         } else {
             uint8_t *p = mem_ptr(s, ad & ~3u);
             if (!p) TRAP(EXC_LOAD_ACCESS, ad);
+            for (uint32_t i = ad & 3u; ad < KTPU_RAM_BYTES && i < (ad & 3u) + size; i++)
+                if (!s->ram_known[(ad & ~3u) + i]) {
+                    p[i] = (uint8_t)(r->mem_rdata >> (8 * i));
+                    s->ram_known[(ad & ~3u) + i] = 1;
+                }
             word = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
         }
         uint32_t v = word >> (8 * (ad & 3));
@@ -243,6 +270,7 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
             uint8_t *p = mem_ptr(s, ad);
             if (!p) TRAP(EXC_STORE_ACCESS, ad);
             for (uint32_t i = 0; i < size; i++) p[i] = (uint8_t)(b >> (8 * i));
+            if (ad < KTPU_RAM_BYTES) memset(s->ram_known + ad, 1, size);
         }
         o->addr = ad; o->wmask = ((1u << size) - 1) << (ad & 3);
         o->wdata = b << (8 * (ad & 3));
@@ -375,8 +403,10 @@ int ktpu_iss_check(struct ktpu_iss *s, const struct ktpu_rvfi *r, char *msg, siz
             s->pc = s->mtvec;
         } else {
             if ((uint32_t)o.rd != r->rd || (o.rd && o.rd_val != r->rd_wdata))
-                return fmt(msg, len, "pc 0x%08x insn 0x%08x: rd core x%u=0x%08x, model x%d=0x%08x",
-                           in_pc, r->insn, r->rd, r->rd_wdata, o.rd, o.rd_val);
+                return fmt(msg, len, o.rmask ? "pc 0x%08x insn 0x%08x: rd core x%u=0x%08x, model x%d=0x%08x "
+                                               "(a load from 0x%08x)"
+                                             : "pc 0x%08x insn 0x%08x: rd core x%u=0x%08x, model x%d=0x%08x",
+                           in_pc, r->insn, r->rd, r->rd_wdata, o.rd, o.rd_val, o.addr);
             if (o.rmask != r->mem_rmask || o.wmask != r->mem_wmask ||
                 ((o.rmask || o.wmask) && o.addr != r->mem_addr))
                 return fmt(msg, len,

@@ -26,6 +26,12 @@ struct ktpu_iss *ktpu_iss_new(void);
 void ktpu_iss_free(struct ktpu_iss *s);
 /* Backdoor for the ELF loader (RAM and DRAM only). */
 void ktpu_iss_write_byte(void *iss, uint32_t addr, uint8_t byte);
+/* Loads from DRAM read the memory the RTL sees (the co-simulation's DRAM
+ * model, which the harness and the clusters write too) through fn, instead
+ * of the model's own copy, which only the loader and the core's stores
+ * write. fn(ctx, offset) returns the 32-bit word at that DRAM byte offset. */
+typedef uint32_t (*ktpu_iss_dram_read)(void *ctx, uint32_t offset);
+void ktpu_iss_set_dram(struct ktpu_iss *s, ktpu_iss_dram_read fn, void *ctx);
 /* Steps the model once against the core's record. Returns 0 when they agree,
  * -1 with a description of the first difference in msg. Values the model
  * cannot know (MMIO loads, mcycle, time, mip) are taken from the record. */

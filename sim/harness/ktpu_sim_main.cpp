@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <memory>
 #include <poll.h>
+#include <csignal>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -33,6 +34,7 @@ extern "C" {
 #include "ktpu_rvfi.h"
 }
 #include "ktpu_serial.h"
+#include "ktpu_version.h"
 
 #ifndef KTPU_SIM_MEM_PORTS
 #define KTPU_SIM_MEM_PORTS 1   // memory agents (DRAM ports besides the CPU's); ktpu-sim-4 has 2
@@ -40,7 +42,14 @@ extern "C" {
 
 namespace {
 
-const uint64_t kDefaultMaxCycles = 50000000;  // ~10-30 s of host time
+// ~15 min of host time at ~55k cycles/s: CoreMark-sized programs (16M) run
+// to the end with the default, and --progress shows a runaway one running
+const uint64_t kDefaultMaxCycles = 50000000;
+// The waveform's clock: the FPGA build's default (fpga/block.mk
+// FPGA_CLK_HZ, 100 MHz), so a viewer's time axis reads as on the board.
+const uint64_t kClockPeriodPs = 10000;
+// always handed to the DRAM model (+ktpu_dram_latency), so the report's figure is the model's
+const long kDefaultDramLatency = 64;
 const int kExitTimeout = 124, kExitHarness = 125, kExitLockstep = 126;
 const int kExitCheck = 1, kExitJob = 2;
 const uint64_t kMachines[] = {1, 2, 4};   // --clusters: the machines built (ktpu-sim-N)
@@ -58,7 +67,13 @@ const char *kUsage =
     "\n"
     "options:\n"
     "  --max-cycles N     stop after N cycles with a time-out (default 50000000)\n"
-    "  --trace FILE       write an FST waveform of the whole run to FILE\n"
+    "  --trace FILE       write an FST waveform to FILE (one cycle = 10 ns, the\n"
+    "                     FPGA build's 100 MHz clock)\n"
+    "  --trace-from N     ... starting at cycle N (default 0: from reset)\n"
+    "  --trace-to N       ... ending after cycle N (default: the end of the run)\n"
+    "  --trace-depth D    ... D levels of the hierarchy below the top (default all)\n"
+    "  --progress S       a progress line on stderr every S seconds of host time\n"
+    "                     (cycles, cycles/s, instructions; default 10, 0: none)\n"
     "  --seed N           seed of the random initial register values and of\n"
     "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
@@ -87,6 +102,9 @@ const char *kUsage =
     "  --hold-only C      with --cluster-hold: hold cluster C only (the others run\n"
     "                     ahead of it)\n"
     "  --help             this text\n"
+    "  --version          the build's version (git describe)\n"
+    "Options take their value as --opt VALUE or --opt=VALUE; plusargs (+name) are\n"
+    "refused (the model's are set through the options above).\n"
     "Numbers are decimal digits only (no sign, blanks, 0x or octal: 010 is ten)\n"
     "and must be in the option's range, else status 125 with the option named.\n"
     "A value that should be a file name may not begin with '-' (-o --stats is\n"
@@ -131,7 +149,8 @@ const char *kUsage =
     "\n"
     "exit status: the program's SIM_EXIT status; 124 time-out; 125 harness error\n"
     "(bad option, input or output path, unloadable ELF, a SIM_EXIT store that is\n"
-    "not a 32-bit sw); 126 lockstep mismatch. With --gemm:\n"
+    "not a 32-bit sw); 126 lockstep mismatch; 130, 143 stopped by SIGINT, SIGTERM\n"
+    "(the waveform is kept and the cycles are printed). With --gemm:\n"
     "0 every check passed and the job is done; 1 a check failed (mismatch,\n"
     "coverage, canary, flags); 2 the job reported an error (named) or ended with\n"
     "numeric flags; 124, 125 as above.\n";
@@ -140,12 +159,13 @@ struct Options {
     const char *elf = nullptr, *trace = nullptr, *uart_in = nullptr, *uart_pty = nullptr;
     bool boot = false;
     uint64_t max_cycles = kDefaultMaxCycles;
+    uint64_t trace_from = 0, trace_to = UINT64_MAX, trace_depth = 99, progress_s = 10;
     uint64_t seed = 1;
-    long dram_latency = -1;
+    long dram_latency = kDefaultDramLatency;
     uint64_t win[2] = {0, KTPU_DRAM_SIM_BYTES};   // --mem-window
     unsigned hold_pct = 0;                         // --cluster-hold
     long hold_only = -1;                           // --hold-only
-    bool lockstep = false, stats = false;
+    bool lockstep = false, stats = false, version = false;
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
     const char *gen = nullptr, *dist = "normal", *csv = nullptr;
@@ -182,16 +202,31 @@ const char *file(const char *opt, const char *v)
 Options parse(int argc, char **argv)
 {
     Options o;
+    static const char *const flags[] = {"--help", "--version", "--boot", "--lockstep", "--stats",
+                                        "--preq", "--no-split-k", nullptr};
+    char nerr[KTPU_ARG_ERR_LEN];
+    argv = ktpu_arg_normalise(&argc, argv, flags, nerr);
+    if (!argv) die("%s", nerr);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
         if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) {
             std::fputs(kUsage, stdout);
             std::exit(0);
+        } else if (!std::strcmp(a, "--version")) {
+            o.version = true;   // answered by the machine --clusters names
         } else if (!std::strcmp(a, "--max-cycles")) {
             o.max_cycles = num(a, v, 1, UINT64_MAX); i++;
         } else if (!std::strcmp(a, "--trace")) {
             o.trace = file(a, v); i++;
+        } else if (!std::strcmp(a, "--trace-from")) {
+            o.trace_from = num(a, v, 0, UINT64_MAX); i++;
+        } else if (!std::strcmp(a, "--trace-to")) {
+            o.trace_to = num(a, v, 0, UINT64_MAX); i++;
+        } else if (!std::strcmp(a, "--trace-depth")) {
+            o.trace_depth = num(a, v, 1, 99); i++;
+        } else if (!std::strcmp(a, "--progress")) {
+            o.progress_s = num(a, v, 0, 86400); i++;
         } else if (!std::strcmp(a, "--seed")) {
             o.seed = num(a, v, 0, UINT64_MAX); i++;
         } else if (!std::strcmp(a, "--dram-latency")) {
@@ -257,14 +292,23 @@ Options parse(int argc, char **argv)
             o.corrupt_row = (long)rc[0]; o.corrupt_col = (long)rc[1]; i++;
         } else if (a[0] == '-' && a[1]) {
             die("unknown option %s (see --help)", a);
+        } else if (a[0] == '+') {
+            // a simulator plusarg (+trace): not an option here, and not a program
+            char q[KTPU_ARG_QUOTE_LEN];
+            die("'%s' is a plusarg: ktpu-sim takes --options (see --help; write ./+name for a file of "
+                "that name)", ktpu_arg_quote(q, a));
         } else if (o.elf) {
             die("more than one program given: %s", a);
         } else {
             o.elf = a;
         }
     }
+    if (o.version) return o;
     if (o.gemm_a && o.gen) die("%s", "--gemm and --gemm-gen exclude each other");
     if (o.uart_in && o.uart_pty) die("%s", "--uart-in and --uart-pty exclude each other");
+    if (!o.trace && (o.trace_from || o.trace_to != UINT64_MAX || o.trace_depth != 99))
+        die("%s", "--trace-from, --trace-to and --trace-depth need --trace FILE");
+    if (o.trace_from > o.trace_to) die("%s", "--trace-from is after --trace-to");
     if (o.boot && o.elf) die("a program (%s) and --boot were both given: --boot runs the boot image", o.elf);
     if (o.boot && o.firmware) die("%s", "--boot runs the boot image's built-in firmware: --firmware does not apply");
     if (o.gemm()) {
@@ -354,6 +398,12 @@ private:
     int pty_ = -1;
 };
 
+// SIGINT / SIGTERM end the run at the next cycle, as a time-out does: the
+// waveform is closed (readable) and the cycles are printed; a second one
+// kills at once (SA_RESETHAND).
+volatile std::sig_atomic_t g_signal = 0;
+void on_signal(int sig) { g_signal = sig; }
+
 // ---- lockstep: the core's trace (ktpu_rvfi.c) is fed to the C model ----
 ktpu_iss *g_iss = nullptr;
 bool g_mismatch = false;
@@ -369,6 +419,15 @@ void lockstep_sink(void *, const ktpu_rvfi *r)
                      msg);
         g_mismatch = true;
     }
+}
+
+// The model's DRAM loads read the DRAM model (its DPI scope set here: the
+// call comes from inside the core's retirement import).
+svScope g_dram_scope = nullptr;
+uint32_t lockstep_dram_read(void *, uint32_t off)
+{
+    svSetScope(g_dram_scope);
+    return ktpu_dram_bd_read32(off);
 }
 
 // Loader sinks: local RAM through the SoC's loader port (queued, clocked in
@@ -421,6 +480,11 @@ int main(int argc, char **argv)
                 sib.c_str());
         execv(sib.c_str(), argv);
         die("--clusters: cannot run %s", sib.c_str());
+    }
+    if (opt.version) {
+        std::printf("ktpu-sim %s (%u cluster%s, %u memory agent%s)\n", KTPU_VERSION, kClusters, kClusters > 1 ? "s" : "",
+                    (unsigned)KTPU_SIM_MEM_PORTS, KTPU_SIM_MEM_PORTS > 1 ? "s" : "");
+        return 0;
     }
     if (opt.use_clusters > (long)kClusters)
         die("%s", ("--use-clusters " + std::to_string(opt.use_clusters) + ": this machine has " +
@@ -500,13 +564,19 @@ int main(int argc, char **argv)
         // The FST writer opens files by name: the temporary one (unpredictable,
         // so its PATH.XXXXXX.hier beside it is too).
         tfp = std::make_unique<VerilatedFstC>();
+        // depth 1: ktpu_sim_top's own signals ("TOP ktpu_sim_top NAME"), each
+        // level one more scope below it (Verilator's $dumpvars filter)
+        if (opt.trace_depth < 99) tfp->dumpvars((int)opt.trace_depth + 1, "TOP");
         top->trace(tfp.get(), 99);
+        tfp->set_time_unit("1ps");
+        tfp->set_time_resolution("1ps");
         tfp->open(out_trace.tmp);
         if (!tfp->isOpen()) die("%s: cannot create the trace", opt.trace);
     }
 
     // ---- load the program ----
-    svSetScope(svGetScopeFromName("TOP.ktpu_sim_top.u_dram"));
+    g_dram_scope = svGetScopeFromName("TOP.ktpu_sim_top.u_dram");
+    svSetScope(g_dram_scope);
     ktpu_gemm_io gio = {bd_write, bd_read, nullptr, ktpu_dram_bd_bytes()};
     if (opt.gemm()) {
         char gerr[KTPU_GEMM_ERR_LEN];
@@ -551,6 +621,7 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", p, err);
                 return kExitHarness;
             }
+        ktpu_iss_set_dram(g_iss, lockstep_dram_read, nullptr);
         ktpu_rvfi_set_sink(lockstep_sink, nullptr);
     }
 
@@ -558,14 +629,18 @@ int main(int argc, char **argv)
     if (opt.uart_in) uart.open_file(opt.uart_in);
     if (opt.uart_pty) uart.open_pty(opt.uart_pty);
 
-    uint64_t ticks = 0;
+    // ticks: clock periods from the first reset cycle; the waveform keeps
+    // the run's cycles [trace_from, trace_to] (cycles counted from the end of reset)
+    uint64_t ticks = 0, reset_ticks = UINT64_MAX;
     auto step = [&]() {
+        bool dump = tfp && ticks - (reset_ticks == UINT64_MAX ? 0 : reset_ticks) >= opt.trace_from &&
+                    (reset_ticks == UINT64_MAX ? opt.trace_from == 0 : ticks - reset_ticks <= opt.trace_to);
         top->clk_i = 0;
         top->eval();
-        if (tfp) tfp->dump(ticks * 2);
+        if (dump) tfp->dump(ticks * kClockPeriodPs);
         top->clk_i = 1;
         top->eval();
-        if (tfp) tfp->dump(ticks * 2 + 1);
+        if (dump) tfp->dump(ticks * kClockPeriodPs + kClockPeriodPs / 2);
         ctx->timeInc(1);
         ticks++;
     };
@@ -593,6 +668,7 @@ int main(int argc, char **argv)
     top->ld_valid_i = 0;
     for (int i = 0; i < 4; i++) step();
     top->rst_i = 0;
+    reset_ticks = ticks;
 
     // ---- run ----
     uint64_t cycles = 0;
@@ -617,7 +693,12 @@ int main(int argc, char **argv)
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
     ClusterHold hold(opt.hold_pct, opt.seed, opt.hold_only < 0 ? ~0u : 1u << opt.hold_only);
-    while (cycles < opt.max_cycles) {
+    struct sigaction sa = {};
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    while (cycles < opt.max_cycles && !g_signal) {
         if (opt.hold_pct) top->cl_hold_i = hold.next();
         serial();
         cycles++;
@@ -641,12 +722,16 @@ int main(int argc, char **argv)
             status = (int)top->sim_exit_code_o;
             break;
         }
-        if (opt.gemm() && (cycles & 0xFFFFF) == 0) {
+        if (opt.progress_s && (cycles & 0xFFFF) == 0) {
             std::time_t now = std::time(nullptr);
-            if (now - last_progress >= 10) {
+            if (now - last_progress >= (std::time_t)opt.progress_s) {
                 last_progress = now;
-                std::fprintf(stderr, "ktpu-sim: progress: %" PRIu64 " cycles, %u tiles checked (%u failed)\n",
-                             cycles, job.tiles, job.tiles_failed);
+                double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+                std::fprintf(stderr, "ktpu-sim: progress: %" PRIu64 " cycles (%.0f/s), %" PRIu64
+                             " instructions retired", cycles, s > 0 ? (double)cycles / s : 0.0,
+                             ktpu_rvfi_retired());
+                if (opt.gemm()) std::fprintf(stderr, ", %u tiles checked (%u failed)", job.tiles, job.tiles_failed);
+                std::fprintf(stderr, "\n");
             }
         }
     }
@@ -661,6 +746,12 @@ int main(int argc, char **argv)
         if (ktpu_out_commit(&out_trace, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
     }
     top->final();
+    if (g_signal) {
+        std::fprintf(stderr, "ktpu-sim: stopped by %s at cycle %" PRIu64 " (%" PRIu64 " instructions retired)%s%s\n",
+                     g_signal == SIGINT ? "SIGINT" : "SIGTERM", cycles, ktpu_rvfi_retired(),
+                     opt.trace ? "; waveform kept in " : "", opt.trace ? opt.trace : "");
+        return 128 + g_signal;
+    }
     if (opt.stats)
         std::fprintf(stderr, "ktpu-sim: %" PRIu64 " cycles, %" PRIu64 " instructions retired, CPI %.3f\n",
                      cycles, ktpu_rvfi_retired(),
@@ -710,6 +801,9 @@ int main(int argc, char **argv)
         t.stray_rs = top->stray_rs_o;
         t.win_err = top->mem_win_err_o;
         t.bad_req = top->mem_bad_req_o;
+        unsigned latency = (unsigned)opt.dram_latency;
+        std::snprintf(job.run_info, sizeof job.run_info, "seed %" PRIu64 ", DRAM latency %u, ktpu-sim %s", opt.seed,
+                      latency, KTPU_VERSION);
         char gerr[KTPU_GEMM_ERR_LEN] = "";
         int rc = ktpu_gemm_job_finish(&job, &gio, &t, stdout, gerr);
         ktpu_gemm_summary sum;
@@ -723,12 +817,13 @@ int main(int argc, char **argv)
             if (ktpu_out_copy_existing(&out_csv, oerr)) die("%s", oerr);
             std::FILE *f = out_csv.f;
             if (std::ftell(f) == 0)
-                std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s\n");
-            std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%" PRIu64 ",%llu,%llu,%.2f,%.0f\n", job.m, job.k, job.n,
+                std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s,seed,dram_latency,version\n");
+            std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%" PRIu64 ",%llu,%llu,%.2f,%.0f,%" PRIu64 ",%u,%s\n",
+                         job.m, job.k, job.n,
                          opt.preq ? "mx" : "fp16", sum.clusters_used, sum.job_cycles, sum.macs_per_cycle,
                          sum.pct_peak, job.tiles, rc == 0 ? "pass" : "FAIL", cycles,
                          t.agent_rd[0] + t.agent_rd[1], t.agent_wr[0] + t.agent_wr[1],
-                         wall, wall > 0 ? (double)cycles / wall : 0.0);
+                         wall, wall > 0 ? (double)cycles / wall : 0.0, opt.seed, latency, KTPU_VERSION);
             if (ktpu_out_commit(&out_csv, oerr)) die("%s", oerr);
         }
         // C is written when every check passed (a NUMERIC job's C is checked too).

@@ -32,7 +32,7 @@ $(REF_LIB_RV32): $(REF_OBJS_RV32)
 
 # The reference as a command (SPEC §2).
 KTPU_REF := $(BUILD)/ktpu-ref
-$(KTPU_REF): sim/ref/ktpu_ref_main.c $(REF_LIB) $(REF_HDRS)
+$(KTPU_REF): sim/ref/ktpu_ref_main.c $(REF_LIB) $(REF_HDRS) $(GEN_VERSION)
 	$(HOST_CC) $(HOST_CFLAGS) -I$(REF_INC) -o $@ $< $(REF_LIB)
 
 TEST_DEPS += $(REF_LIB) $(REF_LIB_RV32) $(KTPU_REF)

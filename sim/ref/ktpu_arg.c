@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int fail(char *err, const char *fmt, ...)
@@ -145,4 +146,43 @@ int ktpu_arg_file(const char *opt, const char *s, char err[KTPU_ARG_ERR_LEN])
         return fail(err, "%s: " SHOWN " looks like an option, not a file name (write ./%s "
                          "for a file of that name)", opt, ktpu_arg_quote(q, s), q);
     return 0;
+}
+
+char **ktpu_arg_normalise(int *argc, char **argv, const char *const *flags, char err[KTPU_ARG_ERR_LEN])
+{
+    char q[KTPU_ARG_QUOTE_LEN];
+    /* at most one more word per argument */
+    char **out = malloc(sizeof *out * (2 * (size_t)*argc + 1));
+    int n = 0;
+    if (!out) {
+        fail(err, "out of memory for the command line");
+        return NULL;
+    }
+    for (int i = 0; i < *argc; i++) {
+        const char *a = argv[i], *eq = i && !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
+        if (!eq) {
+            out[n++] = argv[i];
+            continue;
+        }
+        size_t len = (size_t)(eq - a);
+        for (const char *const *f = flags; *f; f++)
+            if (strlen(*f) == len && !strncmp(*f, a, len)) {
+                fail(err, "%s takes no value (" SHOWN ")", *f, ktpu_arg_quote(q, a));
+                free(out);
+                return NULL;
+            }
+        char *name = malloc(len + 1);
+        if (!name) {
+            fail(err, "out of memory for the command line");
+            free(out);
+            return NULL;
+        }
+        memcpy(name, a, len);
+        name[len] = 0;
+        out[n++] = name;
+        out[n++] = (char *)(eq + 1);
+    }
+    out[n] = NULL;
+    *argc = n;
+    return out;
 }

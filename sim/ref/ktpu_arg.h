@@ -43,6 +43,13 @@ int ktpu_arg_tuple(const char *opt, const char *s, char sep, const char *form,
 /* A file name: present, not empty, not beginning with '-'. */
 int ktpu_arg_file(const char *opt, const char *s, char err[KTPU_ARG_ERR_LEN]);
 
+/* The command line as the tools read it: "--opt=value" becomes "--opt"
+ * "value" (the GNU long-option form, beside "--opt value"). flags names
+ * the options that take no value (NULL-terminated): "--flag=x" is refused
+ * for them. Returns a new argv (argc updated, the strings malloc'd, freed
+ * with the process), or NULL with err. */
+char **ktpu_arg_normalise(int *argc, char **argv, const char *const *flags, char err[KTPU_ARG_ERR_LEN]);
+
 /* A value as messages show it, so that a message stays one line: the first
  * 80 bytes of s, each control byte (below 0x20, and 0x7f) written \xNN.
  * Returns q. */

@@ -16,6 +16,7 @@
 #include "ktpu_npy.h"
 #include "ktpu_out.h"
 #include "ktpu_ref.h"
+#include "ktpu_version.h"
 
 static const char usage_text[] =
     "usage: ktpu-ref gemm [--split-k S] A.npy BT.npy C.npy\n"
@@ -225,8 +226,18 @@ static int run(const char *name, int (*cmd)(const char *, const char *, struct k
 
 int main(int argc, char **argv)
 {
+    static const char *const flags[] = {"--help", "--version", NULL};
+    char nerr[KTPU_ARG_ERR_LEN];
+    if (!(argv = ktpu_arg_normalise(&argc, argv, flags, nerr))) {   /* --split-k=S as well */
+        fprintf(stderr, "ktpu-ref: %s\n", nerr);
+        return 2;
+    }
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("ktpu-ref %s\n", KTPU_VERSION);
         return 0;
     }
     if (argc == 7 && strcmp(argv[1], "gemm") == 0 && strcmp(argv[2], "--split-k") == 0) {
@@ -247,6 +258,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "ktpu-ref: unknown command '%s' (try --help)\n", argv[1]);
     else
         fprintf(stderr, "ktpu-ref: wrong arguments (usage: ktpu-ref gemm [--split-k S] A.npy BT.npy C.npy | "
-                        "ktpu-ref quant X.npy Q.bin | --help)\n");
+                        "ktpu-ref quant X.npy Q.bin | --help | --version)\n");
     return 2;
 }

@@ -4,7 +4,7 @@
 KTPU_UPLOAD := $(BUILD)/ktpu-upload
 
 $(KTPU_UPLOAD): sim/upload/ktpu_upload.c sim/harness/ktpu_elf.c sim/harness/ktpu_elf.h firmware/include/ktpu_boot.h \
-                $(REF_LIB) $(GEN_H)
+                $(REF_LIB) $(GEN_H) $(GEN_VERSION)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -I$(REF_INC) -Ifirmware/include -o $@ sim/upload/ktpu_upload.c \
 	    sim/harness/ktpu_elf.c $(REF_LIB) -lz

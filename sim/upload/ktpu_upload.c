@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "ktpu_arg.h"
+#include "ktpu_version.h"
 #include "ktpu_boot.h"
 #include "ktpu_defs.h"
 #include "ktpu_elf.h"
@@ -314,10 +315,15 @@ int main(int argc, char **argv)
     uint64_t baud = 115200, timeout = 10, claim = 0, tcrc = 0;
     int unchecked = 0, claimed = 0, crc_set = 0;
     char err[KTPU_ARG_ERR_LEN];
+    static const char *const flags[] = {"--help", "--version", "--test-unchecked", NULL};
+    if (!(argv = ktpu_arg_normalise(&argc, argv, flags, err))) return fail(EXIT_USAGE, "%s", err);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf(usage, (unsigned)KTPU_BOOT_BASE - 1, (unsigned)KTPU_DRAM_BASE, (unsigned)KTPU_BOOT_STAGE_BASE - 1);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("ktpu-upload %s\n", KTPU_VERSION);
             return 0;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--port")) {
             if (ktpu_arg_file(a, v, err)) return fail(EXIT_USAGE, "%s", err);

@@ -66,6 +66,8 @@ check "tool: no program" 1 "no program given" -- "$up" -o "$tmp/x.img"
 check "tool: -o and --port" 1 "give one of -o IMAGE and --port DEV" -- "$up" "$b/fw/hello.elf"
 check "tool: not an ELF" 2 "not an ELF file" -- "$up" "$tmp/hello.img" -o "$tmp/x.img"
 check "tool: bad baud" 1 "--baud 1234: not a speed" -- "$up" "$b/fw/hello.elf" --port /dev/null --baud 1234
+check "tool: bad baud, the = form" 1 "--baud 1234: not a speed" -- "$up" "$b/fw/hello.elf" --port=/dev/null --baud=1234
+check "tool: --version" 0 "^ktpu-upload [^ ]+$" -- "$up" --version
 check "tool: no device" 5 "$tmp/none: No such file" -- "$up" "$b/fw/hello.elf" --port "$tmp/none"
 check "tool: help" 0 "usage: ktpu-upload" -- "$up" --help
 

@@ -38,6 +38,13 @@ TESTS += fw_gemm_selftest
 TEST_CMD.fw_gemm_selftest := $(KTPU_SIM) $(GEMM_ST_ELF)
 TEST_DEPS += $(KTPU_SIM) $(GEMM_ST_ELF)
 
+# fw_sdk: the firmware SDK from outside the tree (firmware/ktpu.mk): the
+# template and examples copied to a temporary folder, built by their
+# three-line makefiles, run; output and exit status checked.
+TESTS += fw_sdk
+TEST_CMD.fw_sdk := tests/fw/check_sdk.sh
+TEST_DEPS += $(KTPU_SIM) $(GEN_H) $(FW_MEM_LD) $(FW_DEFS_ASM) $(FW_RT_LIB) $(FW_GEMM_LIB) $(REF_LIB_RV32)
+
 # make regress: the self-test on 1 and 4 clusters, and on broken planners.
 # (split-K reduced in a chain, mutant 12, differs from the tree only from 4
 # parts on: the 4-cluster machine)
@@ -47,6 +54,9 @@ REGRESS_DEPS += $(GEMM_ST_ELF) $(GEMM_MUT_ELFS) $(FW_DIR)/mut/ktpu_gemm_selftest
                 $(KTPU_SIM1) $(KTPU_SIM4)
 REGRESS_CMDS += $(KTPU_SIM1) $(GEMM_ST_ELF) ;
 REGRESS_CMDS += $(KTPU_SIM4) $(GEMM_ST_ELF) ;
+# every instruction of the self-test checked against the instruction-set
+# model (about 8 minutes: 11.5M records)
+REGRESS_CMDS += $(KTPU_SIM) --lockstep --progress 60 $(GEMM_ST_ELF) ;
 REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM) $(GEMM_MUT_ELFS) ;
 REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM4) $(FW_DIR)/mut/ktpu_gemm_selftest_m12.elf ;
 

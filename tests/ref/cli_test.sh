@@ -154,6 +154,9 @@ expect_bad unknown-cmd  "unknown command 'gemv'"  "$REF" gemv A.npy B.npy C.out
 expect_bad split-zero   "--split-k: '0' is not in 1..16" "$REF" gemm --split-k 0 A.npy B.npy C.out
 expect_bad split-many   "--split-k 2: more parts than K's 1 blocks of 32 (K = 32)" "$REF" gemm --split-k 2 A.npy B.npy C.out
 "$REF" gemm --split-k 1 A.npy B.npy C1.npy 2>err && cmp -s C.npy C1.npy && ok || bad "--split-k 1 is not the one-cluster C: $(cat err)"
+"$REF" gemm --split-k=1 A.npy B.npy C2.npy 2>err && cmp -s C.npy C2.npy && ok || bad "--split-k=1 (the = form): $(cat err)"
+expect_bad help-value   "--help takes no value ('--help=x')" "$REF" --help=x
+"$REF" --version >out 2>err && grep -qE "^ktpu-ref [^ ]+$" out && ok || bad "--version: $(cat out err)"
 # usage errors are status 2, input errors 1
 "$REF" gemm A.npy >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "usage error status"
 "$REF" gemm nan.npy B.npy C.out >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "input error status"

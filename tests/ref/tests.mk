@@ -20,16 +20,15 @@ TEST_DEPS += $(KTPU_EXAMPLE)
 # The hand-derived self-test, on the host and linked for rv32im/picolibc
 # against $(REF_LIB_RV32). This bare rv32 ELF is built and inspected (a
 # 32-bit RISC-V executable with the reference linked in); ref_selftest_soc
-# below runs the same source on the simulated core. picolibc's multilib
-# is chosen by -march at link time, and "rv32im_zicsr" matches none, so the
-# link names rv32im.
+# below runs the same source on the simulated core. It links with
+# RV_LD_ARCH, which picks picolibc's rv32 multilib (firmware/toolchain.mk).
 REF_SELFTEST_RV32 := $(BUILD)/rv32/ref_selftest.elf
 $(REF_TEST_DIR)/selftest: tests/ref/selftest.c $(REF_LIB) $(REF_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -DKTPU_SELFTEST_STDIO -I$(REF_INC) -o $@ $< $(REF_LIB)
 $(REF_SELFTEST_RV32): tests/ref/selftest.c $(REF_LIB_RV32) $(REF_HDRS)
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_CFLAGS) -I$(REF_INC) -march=rv32im -Wl,--gc-sections -o $@ $< $(REF_LIB_RV32)
+	$(RV_CC) $(RV_CFLAGS) -I$(REF_INC) $(RV_LD_ARCH) -Wl,--gc-sections -o $@ $< $(REF_LIB_RV32)
 TEST_DEPS += $(REF_TEST_DIR)/selftest $(REF_SELFTEST_RV32)
 TESTS += ref_selftest ref_rv32_build
 TEST_CMD.ref_selftest := $(REF_TEST_DIR)/selftest

@@ -7,8 +7,9 @@
 # bench RAM). Every run is also a full check: a run that fails its checks is
 # marked FAIL and the bench exits non-zero.
 #
-# CSV: one row per run, ktpu-sim --csv's columns plus the firmware's CPU busy
-# fraction, the commit, the seed, the DRAM latency and the job's phases from
+# CSV: one row per run, ktpu-sim --csv's columns (the seed, the DRAM latency
+# and the simulator's version among them) plus the firmware's CPU busy
+# fraction and the job's phases from
 # the firmware's "gemm: phases:" line (cycles from the job's start): the
 # first instruction, the latest first sweep of a cluster (the prologue ends),
 # the last sweep's start (the tail begins), and whether the plan split K
@@ -16,20 +17,22 @@
 # are run with split-K (the planner's choice) and without (--no-split-k),
 # on 2 and 4 clusters. The previous run's CSV
 # is kept as CSV.prev and every row that got slower (more job cycles) than
-# the same row there is listed. With gnuplot, CSV.png plots % of peak per
+# the same row there is listed (a CSV.prev of another column layout is not
+# compared). With gnuplot, CSV.png plots % of peak per
 # shape (MXFP7, latency 64).
 set -u
 b=$1 csv=$2; shift 2
 shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(64x128x64 128x128x128 256x256x256 256x256x1024)
 seed=1
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD -- 2>/dev/null || commit="$commit+dirty"
+commit=$("$b/ktpu-sim" --version | awk '{ print $2 }')
 mkdir -p "$(dirname "$csv")"
 [ -f "$csv" ] && mv -f "$csv" "$csv.prev"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
+# the columns after ktpu-sim's (which end with seed, dram_latency, version)
+extra=cpu_busy_pct,first_instr,first_sweep,last_sweep,split_k
 printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "prologue" "steady" "last+tail"
 row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k]: one run, one CSV row
   local s=$1 fmt=$2 c=$3 lat=$4 args split busy phases; shift 4
@@ -49,10 +52,10 @@ row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k]: one run, one CSV r
     status=1
     return
   fi
-  [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),cpu_busy_pct,commit,seed,dram_latency,first_instr,first_sweep,last_sweep,split_k" >"$csv"
-  echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},$commit,$seed,$lat,${phases:-,,},${split:-1}" >>"$csv"
+  [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),$extra" >"$csv"
+  echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},${phases:-,,},${split:-1}" >>"$csv"
   tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
-    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s\n", s, f, c, l, $6, $7, $8, $16, $21, $22 - $21, $6 - $22,
+    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s\n", s, f, c, l, $6, $7, $8, $19, $21, $22 - $21, $6 - $22,
               ($23 > 1 ? "split-K " $23 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
 }
 for lat in 64 1; do
@@ -74,16 +77,16 @@ done
 echo "CSV: $csv"
 
 # rows slower than the previous run's (key: m, k, n, operands, clusters, latency)
-if [ -f "$csv.prev" ]; then
-  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$19","$23] = $6; next }
-           FNR > 1 { k = $1","$2","$3","$4","$5","$19","$23
+if [ -f "$csv.prev" ] && [ "$(head -n 1 "$csv.prev")" = "$(head -n 1 "$csv")" ]; then
+  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$17","$23] = $6; next }
+           FNR > 1 { k = $1","$2","$3","$4","$5","$17","$23
                      if (k in prev && $6 + 0 > prev[k] + 0) {
-                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $19, $23, prev[k], $6; n++ } }
+                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $17, $23, prev[k], $6; n++ } }
            END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"
 fi
 
 if command -v gnuplot >/dev/null 2>&1; then
-  awk -F, 'FNR > 1 && $4 == "mx" && $19 == 64 && $23 == 1 { print $1"x"$2"x"$3, $5, $8 }' "$csv" >"$tmp/plot.dat"
+  awk -F, 'FNR > 1 && $4 == "mx" && $17 == 64 && $23 == 1 { print $1"x"$2"x"$3, $5, $8 }' "$csv" >"$tmp/plot.dat"
   gnuplot <<GP
 set terminal pngcairo size 900,500 noenhanced
 set output "$csv.png"

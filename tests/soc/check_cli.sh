@@ -118,6 +118,58 @@ check "a FIFO as the program" 125 "p.fifo: not a regular file \(a FIFO\)" -- bou
 check "/dev/zero as the program" 125 "/dev/zero: not a regular file \(a character device\)" -- bounded "$sim" /dev/zero
 check "/dev/zero as an operand" 125 "/dev/zero: not a regular file \(a character device\)" -- bounded "$sim" --firmware "$one" --gemm /dev/zero /dev/zero -o cz.npy
 check "a FIFO as an operand" 125 "p.fifo: not a regular file \(a FIFO\)" -- bounded "$sim" --firmware "$one" --gemm p.fifo p.fifo -o cz.npy
+# conventions: --version, --opt=value, flags without values, plusargs
+check "--version" 0 "^ktpu-sim [0-9a-f]+(-dirty)? \(2 clusters, 1 memory agent\)$|^ktpu-sim .*-g[0-9a-f]+" -- "$sim" --version
+check "--clusters 4 --version names that machine" 0 "\(4 clusters, 2 memory agents\)" -- "$sim" --clusters 4 --version
+check "--max-cycles=10 (the = form)" 124 "no SIM_EXIT within 10 cycles" -- "$sim" --max-cycles=10 "$d/spin.elf"
+check "--stats=1" 125 "--stats takes no value \('--stats=1'\)" -- "$sim" --stats=1 "$d/hello.elf"
+check "--seed= (empty value)" 125 "--seed: '' is not a decimal number" -- "$sim" --seed= "$d/hello.elf"
+check "+trace is a plusarg, not a program" 125 "'\+trace' is a plusarg" -- "$sim" +trace "$d/hello.elf"
+# the run line: seed, DRAM latency and version in the report and the CSV
+check "report: run line" 0 "^run: seed 7, DRAM latency 33, ktpu-sim [^ ]+$" -- gen --gemm-gen 4x32x4 --seed=7 --dram-latency=33 --csv run.csv
+expect "CSV: seed, latency and version columns" eval 'head -n1 run.csv | grep -q ",seed,dram_latency,version$" && tail -n1 run.csv | grep -qE ",7,33,[^,]+$"'
+rm -f run.csv
+# long runs: progress lines, a signal ends the run with the waveform kept
+check "--progress 1" 124 "progress: [0-9]+ cycles \([0-9]+/s\), [0-9]+ instructions retired" -- "$sim" --progress 1 --max-cycles 150000 "$d/spin.elf"
+check_no "--progress 0: none" 124 "no SIM_EXIT" "progress:" -- "$sim" --progress 0 --max-cycles 150000 "$d/spin.elf"
+# fst_blocks FILE: the FST's block types in order, or "bad" if they do not
+# tile the file (an FST left unclosed lacks its geometry and hierarchy)
+fst_blocks() {
+  local f=$1 pos=0 size t l out=""
+  size=$(stat -c %s "$f")
+  while [ "$pos" -lt "$size" ]; do
+    t=$(od -An -tu1 -j "$pos" -N1 "$f" | tr -d ' ')
+    l=$(od -An -tu8 --endian=big -j $((pos + 1)) -N8 "$f" | tr -d ' ')
+    [ -n "$l" ] && [ "$l" -ge 8 ] || { echo bad; return; }
+    out="$out $t"; pos=$((pos + 1 + l))
+  done
+  [ "$pos" -eq "$size" ] && echo "$out" || echo bad
+}
+# fst_times FILE: the header block's start and end times (ps)
+fst_times() { od -An -tu8 --endian=big -j 9 -N16 "$1" | awk '{ print $1, $2 }'; }
+"$sim" --trace "$tmp/int.fst" --max-cycles 100000000 "$d/spin.elf" >"$tmp/int.out" 2>&1 & pid=$!
+for _ in $(seq 100); do [ -s "$tmp/int.fst" ] && break; sleep 0.1; done; sleep 1
+kill -INT $pid; wait $pid; rc=$?
+expect "SIGINT: status 130 (got $rc)" [ "$rc" -eq 130 ]
+expect "SIGINT: named, with the cycle" grep -qE "stopped by SIGINT at cycle [0-9]+ .*waveform kept in" "$tmp/int.out"
+blocks=$(fst_blocks "$tmp/int.fst")
+expect "SIGINT: the FST is closed (header, hierarchy, geometry, changes: '$blocks')" \
+  eval '[[ "$blocks" =~ ^\ 0\  ]] && [[ "$blocks" =~ \ (4|6|7)( |$) ]] && [[ "$blocks" =~ \ 3( |$) ]]'
+"$sim" --trace "$tmp/term.fst" --max-cycles 100000000 "$d/spin.elf" >/dev/null 2>&1 & pid=$!
+for _ in $(seq 100); do [ -s "$tmp/term.fst" ] && break; sleep 0.1; done
+kill -TERM $pid; wait $pid; rc=$?
+expect "SIGTERM: status 143 (got $rc)" [ "$rc" -eq 143 ]
+# a window of the run: cycles 100..199 at 10 ns each, 5 ns per half period
+check "--trace-from/--trace-to" 124 "" -- "$sim" --trace "$tmp/w.fst" --trace-from=100 --trace-to 199 --max-cycles 1000 "$d/spin.elf"
+read -r t0 t1 < <(fst_times "$tmp/w.fst")
+expect "trace window: 995 ns from first to last change (got ${t0:-?}..${t1:-?} ps)" [ $((t1 - t0)) -eq 995000 ]
+"$sim" --trace "$tmp/d1.fst" --trace-depth 1 --max-cycles 1000 "$d/spin.elf" >/dev/null 2>&1
+"$sim" --trace "$tmp/d99.fst" --max-cycles 1000 "$d/spin.elf" >/dev/null 2>&1
+expect "--trace-depth 1 keeps less of the hierarchy" [ "$(stat -c %s "$tmp/d1.fst")" -lt "$(stat -c %s "$tmp/d99.fst")" ]
+check "--trace-from without --trace" 125 "need --trace FILE" -- "$sim" --trace-from 5 "$d/hello.elf"
+# lockstep on a GEMM: the model's DRAM loads read the DRAM the harness and
+# the clusters wrote (the job block, here), not a copy only the loader fills
+check "--lockstep on a GEMM" 0 "lockstep: [0-9]+ records checked, 0 mismatches" -- "$sim" --gemm-gen 32x64x32 --lockstep
 # SIM_EXIT is a 32-bit store (SPEC §2): sb and sh are refused by name
 check "sb to SIM_EXIT" 125 "SIM_EXIT: a 1-byte store \(sb, byte lanes 0x1\)" -- "$sim" --max-cycles 5000 "$d/exit_sb.elf"
 check "sh to SIM_EXIT" 125 "SIM_EXIT: a 2-byte store \(sh, byte lanes 0x3\)" -- "$sim" --max-cycles 5000 "$d/exit_sh.elf"
