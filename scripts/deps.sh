@@ -30,6 +30,8 @@ else
   have gnuplot                  || need+=(gnuplot-nox)
   # the FPGA flow's Tcl runs under tclsh against stub Vivado commands (tests/fpga).
   have tclsh                    || need+=(tcl)
+  # docs/numpy.md's walk-through runs under Debian's python3 (tests/soc/check_numpy_doc.sh).
+  /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
 fi
 
 # The oldest versions the project is built and tested with: one line when a

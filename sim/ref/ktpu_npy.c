@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ktpu_arg.h"
+#include "ktpu_defs.h"
 #include "ktpu_in.h"
 #include "ktpu_out.h"
 
@@ -23,8 +24,9 @@ static const uint8_t npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
  * 0, or -1 if it rounds past 65504. The quantum is 2^-24 below 2^-14
  * (subnormals, whose bits are the count of quanta: 1024 is the smallest
  * normal), else 2^(e-10) for a value in [2^e, 2^(e+1)). */
-static int round_f16(uint64_t sig, int q, uint16_t *h)
+static int round_f16(uint64_t sig, int q, uint16_t *h, int *inexact)
 {
+    *inexact = 0;
     if (!sig) {
         *h = 0;
         return 0;
@@ -38,8 +40,10 @@ static int round_f16(uint64_t sig, int q, uint16_t *h)
         n = sig << -shift;   /* exact: at most 11 significant bits */
     } else if (shift >= 64) {
         n = 0;               /* below half a quantum */
+        *inexact = 1;
     } else {
         uint64_t rem = sig & ((1ull << shift) - 1u), half = 1ull << (shift - 1);
+        *inexact = rem != 0;
         n = sig >> shift;
         if (rem > half || (rem == half && (n & 1u))) n++;
     }
@@ -75,9 +79,11 @@ static double element_double(const uint8_t *d, unsigned esz, int be)
 
 /* One element of size esz (2, 4, 8) at d, big-endian if be, as FP16 bits:
  * 0, 1 not finite, 2 overflows FP16 (float32/float64 only; an FP16 Inf or
- * NaN is kept, the tools refuse it by name with its position). */
-static int element_f16(const uint8_t *d, unsigned esz, int be, uint16_t *h)
+ * NaN is kept, the tools refuse it by name with its position); *changed:
+ * the rounding changed the value. */
+static int element_f16(const uint8_t *d, unsigned esz, int be, uint16_t *h, int *changed)
 {
+    *changed = 0;
     uint64_t x = 0;
     for (unsigned b = 0; b < esz; b++) x |= (uint64_t)d[be ? esz - 1 - b : b] << (8 * b);
     if (esz == 2) {
@@ -92,7 +98,7 @@ static int element_f16(const uint8_t *d, unsigned esz, int be, uint16_t *h)
     if (ex == emax) return 1;
     uint64_t sig = ex ? m | 1ull << mbits : m;
     int q = (ex ? (int)ex : 1) - (int)bias - (int)mbits;
-    if (round_f16(sig, q, h) != 0) return 2;
+    if (round_f16(sig, q, h, changed) != 0) return 2;
     *h |= (uint16_t)(sign << 15);
     return 0;
 }
@@ -271,8 +277,8 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
         be = descr[0] == '>';
     }
     if (!esz)
-        return fail(err, name, "dtype '%s' is not FP16, float32 or float64 ('<f2', '<f4', '<f8', or '>')",
-                    ktpu_arg_quote(q, descr));
+        return fail(err, name, "dtype '%s' is not FP16, float32 or float64 ('<f2', '<f4', '<f8', or '>'): "
+                    "save it as one, e.g. np.save(path, x.astype(np.float16))", ktpu_arg_quote(q, descr));
 
     size_t count = 1;
     for (int i = 0; i < out->ndim; i++) {
@@ -305,16 +311,70 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
             for (int k = 0; k < out->ndim; k++) at = at * out->shape[k] + idx[k];
         }
         uint16_t h;
-        int r = element_f16(d + esz * i, esz, be, &h);
+        int changed, r = element_f16(d + esz * i, esz, be, &h, &changed);
         if (r) {
             double v = element_double(d + esz * i, esz, be);
+            char pos[64];
+            if (out->ndim == 2)
+                snprintf(pos, sizeof pos, "[%zu, %zu]", at / out->shape[1], at % out->shape[1]);
+            else
+                snprintf(pos, sizeof pos, "%zu (C order)", at);
             ktpu_npy_free(out);
-            return fail(err, name, "element %zu of the file (%g) %s", i, v,
-                        r == 1 ? "is not finite" : "overflows FP16 (largest 65504)");
+            return fail(err, name, "element %s (%g) %s", pos, v,
+                        r == 1 ? "is not finite: replace it before the GEMM"
+                               : "overflows FP16 (largest 65504): scale the operand into FP16's range");
         }
         out->data[at] = h;
+        out->rounded += (size_t)changed;
     }
     return 0;
+}
+
+/* The messages every tool gives for the same mistake: here, once. */
+int ktpu_npy_check_matrix(const char *path, const char *what, const struct ktpu_npy *m,
+                          char err[KTPU_NPY_ERR_LEN])
+{
+    if (m->ndim != 2)
+        return fail(err, path, "rank %d, %s must be a 2-D matrix", m->ndim, what);
+    if (m->shape[0] == 0 || m->shape[1] == 0)
+        return fail(err, path, "empty matrix (%zu x %zu)", m->shape[0], m->shape[1]);
+    for (size_t i = 0; i < m->count; i++)
+        if ((m->data[i] & KTPU_FP16_EXP_MASK) == KTPU_FP16_EXP_MASK)
+            return fail(err, path, "non-finite value 0x%04x (%s) at [%zu, %zu] (NONFINITE): replace it before "
+                        "the GEMM", (unsigned)m->data[i], (m->data[i] & KTPU_FP16_FRAC_MASK) ? "NaN" : "Inf",
+                        i / m->shape[1], i % m->shape[1]);
+    return 0;
+}
+
+int ktpu_npy_read_gemm(const char *pa, const char *pb, struct ktpu_npy *a, struct ktpu_npy *b, FILE *notes,
+                       char err[KTPU_NPY_ERR_LEN])
+{
+    memset(b, 0, sizeof *b);
+    if (ktpu_npy_read_f16(pa, a, err) || ktpu_npy_check_matrix(pa, "A (M x K)", a, err) ||
+        ktpu_npy_read_f16(pb, b, err) || ktpu_npy_check_matrix(pb, "BT (N x K, B transposed)", b, err))
+        goto bad;
+    size_t k = a->shape[1];
+    if (b->shape[1] != k) {
+        if (b->shape[0] == k)   /* B itself, K x N */
+            fail(err, pb, "K = %zu differs from %s's K = %zu: BT must be N x K (B transposed); this looks like "
+                 "B (%zu x %zu): save its transpose, np.save(path, B.T)", b->shape[1], pa, k, b->shape[0],
+                 b->shape[1]);
+        else
+            fail(err, pb, "K = %zu differs from %s's K = %zu (A is M x K, BT is N x K)", b->shape[1], pa, k);
+        goto bad;
+    }
+    if (notes)
+        for (int i = 0; i < 2; i++) {
+            const struct ktpu_npy *x = i ? b : a;
+            if (x->rounded)
+                fprintf(notes, "note: %s: %zu of %zu elements changed when rounded to FP16 (to nearest even)\n",
+                        i ? pb : pa, x->rounded, x->count);
+        }
+    return 0;
+bad:
+    ktpu_npy_free(a);
+    ktpu_npy_free(b);
+    return -1;
 }
 
 int ktpu_npy_read_f16(const char *path, struct ktpu_npy *out, char err[KTPU_NPY_ERR_LEN])

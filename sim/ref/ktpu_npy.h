@@ -30,6 +30,7 @@ struct ktpu_npy {
     size_t shape[KTPU_NPY_MAX_DIMS];
     size_t count;                    /* product of the shape */
     uint16_t *data;                  /* count FP16 bit patterns (malloc) */
+    size_t rounded;                  /* float32/float64 elements the rounding to FP16 changed */
 };
 
 /* Read a .npy file as FP16: a regular file of at most KTPU_NPY_MAX_BYTES
@@ -44,6 +45,20 @@ int ktpu_npy_parse_f16(const char *name, const uint8_t *buf, size_t len, struct 
                        char err[KTPU_NPY_ERR_LEN]);
 
 void ktpu_npy_free(struct ktpu_npy *a);
+
+/* A matrix operand (what names it in messages, e.g. "A (M x K)") as the tools take it: 2-D, not
+ * empty, every element finite. Returns 0, or -1 with err (one line that
+ * names the file and says what to do). */
+int ktpu_npy_check_matrix(const char *path, const char *what, const struct ktpu_npy *m,
+                          char err[KTPU_NPY_ERR_LEN]);
+
+/* A GEMM's operands as ktpu-ref gemm and ktpu-sim --gemm both read them, with
+ * the same messages: A (M x K) and BT (N x K) checked as above, with equal K
+ * (a B given for BT is named as such). A line per operand whose float32 or
+ * float64 values rounding to FP16 changed goes to notes (unless NULL).
+ * Returns 0, or -1 with err and nothing to free. */
+int ktpu_npy_read_gemm(const char *pa, const char *pb, struct ktpu_npy *a, struct ktpu_npy *b, FILE *notes,
+                       char err[KTPU_NPY_ERR_LEN]);
 
 /* Write count = prod(shape) FP16 values as a C-order '<f2' .npy file,
  * through ktpu_out.h (only a regular file is replaced, a temporary file

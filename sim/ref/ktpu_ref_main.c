@@ -25,8 +25,9 @@ static const char usage_text[] =
     "\n"
     "gemm   A is M x K, BT is N x K (B transposed), both .npy as numpy writes\n"
     "       them: FP16, float32 or float64 (rounded to FP16, nearest even), either\n"
-    "       byte order, C or Fortran order;\n"
-    "       K a multiple of 32, any M, N >= 1. Writes C = A x B, M x N FP16,\n"
+    "       byte order, C or Fortran order (a note on stderr says how many\n"
+    "       elements rounding changed); any M, N, K >= 1, K padded with zeros\n"
+    "       to a multiple of 32 as ktpu-sim pads it. Writes C = A x B, M x N FP16,\n"
     "       exactly as one cluster computes it: both operands quantised to\n"
     "       MXFP7 per 32-block (SPEC 3.2), each element accumulated in FP22 in\n"
     "       increasing K-block order (LOAD, ADD..., then R16), SPEC 3.3-3.5.\n"
@@ -46,8 +47,8 @@ static const char usage_text[] =
     "\n"
     "Errors (status 1, nothing written): unreadable or truncated file, not a\n"
     ".npy, a dtype other than f2/f4/f8, a float32/float64 element that\n"
-    "overflows FP16, rank other than 2, an empty matrix, K mismatch, K not a\n"
-    "multiple of 32, any Inf/NaN operand, an\n"
+    "overflows FP16, rank other than 2, an empty matrix, K mismatch (B given\n"
+    "for BT is named), for quant C not a multiple of 32, any Inf/NaN operand, an\n"
     "input that is not a regular file, an output that cannot be written.\n"
     "Warnings (stderr, status 0, output written): ACC_OVERFLOW (an FP22\n"
     "accumulation saturated) and FP16_OVERFLOW (outputs saturated to +-65504).\n";
@@ -64,34 +65,29 @@ static int die_file(const char *path, const char *msg)
     return 1;
 }
 
-static int load_matrix(const char *path, const char *what, struct ktpu_npy *m, char *err)
+/* ktpu-ref quant's input: an operand whose rows are whole MXFP7 blocks. */
+static int load_matrix(const char *path, struct ktpu_npy *m, char *err)
 {
     if (ktpu_npy_read_f16(path, m, err) != 0)
         return -1;
-    if (m->ndim != 2) {
-        snprintf(err, KTPU_NPY_ERR_LEN, "%s: rank %d, %s must be a 2-D matrix", path, m->ndim,
-                 what);
-    } else if (m->shape[0] == 0 || m->shape[1] == 0) {
-        snprintf(err, KTPU_NPY_ERR_LEN, "%s: empty matrix (%zu x %zu)", path, m->shape[0],
-                 m->shape[1]);
-    } else if (m->shape[1] % KTPU_MX_BLOCK_K != 0) {
-        snprintf(err, KTPU_NPY_ERR_LEN, "%s: row length %zu is not a multiple of %d", path,
-                 m->shape[1], KTPU_MX_BLOCK_K);
-    } else {
-        for (size_t i = 0; i < m->count; i++)
-            if ((m->data[i] & KTPU_FP16_EXP_MASK) == KTPU_FP16_EXP_MASK) {
-                snprintf(err, KTPU_NPY_ERR_LEN,
-                         "%s: non-finite value 0x%04x (%s) at [%zu, %zu] (NONFINITE)", path,
-                         (unsigned)m->data[i],
-                         (m->data[i] & KTPU_FP16_FRAC_MASK) ? "NaN" : "Inf",
-                         i / m->shape[1], i % m->shape[1]);
-                goto bad;
-            }
-        return 0;
+    if (ktpu_npy_check_matrix(path, "X", m, err) == 0) {
+        if (m->shape[1] % KTPU_MX_BLOCK_K == 0)
+            return 0;
+        snprintf(err, KTPU_NPY_ERR_LEN, "%s: row length %zu is not a multiple of %d", path, m->shape[1],
+                 KTPU_MX_BLOCK_K);
     }
-bad:
     ktpu_npy_free(m);
     return -1;
+}
+
+/* rows x k FP16 as rows x kp (kp >= k), the rest of each row zero: K padded
+ * to whole blocks as ktpu-sim pads it (zeros change no block's scale) */
+static uint16_t *pad_k(const uint16_t *x, size_t rows, size_t k, size_t kp)
+{
+    uint16_t *p = calloc(rows * kp, sizeof *p);
+    if (p)
+        for (size_t r = 0; r < rows; r++) memcpy(p + r * kp, x + r * k, k * sizeof *p);
+    return p;
 }
 
 static unsigned split_k = 1;   /* gemm --split-k S */
@@ -100,19 +96,21 @@ static int cmd_gemm(const char *pa, const char *pb, struct ktpu_out *out)
 {
     char err[KTPU_NPY_ERR_LEN];
     struct ktpu_npy a, b;
-    if (load_matrix(pa, "A", &a, err) != 0)
+    if (ktpu_npy_read_gemm(pa, pb, &a, &b, stderr, err) != 0)
         return die(err);
-    if (load_matrix(pb, "BT", &b, err) != 0) {
-        ktpu_npy_free(&a);
-        return die(err);
-    }
-    size_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
-    if (b.shape[1] != k) {
-        snprintf(err, sizeof err, "%s: K = %zu differs from %s's K = %zu (BT must be N x K)", pb,
-                 b.shape[1], pa, k);
-        ktpu_npy_free(&a);
-        ktpu_npy_free(&b);
-        return die(err);
+    size_t m = a.shape[0], k0 = a.shape[1], n = b.shape[0];
+    size_t k = (k0 + KTPU_MX_BLOCK_K - 1) / KTPU_MX_BLOCK_K * KTPU_MX_BLOCK_K;
+    if (k != k0) {
+        uint16_t *pa16 = pad_k(a.data, m, k0, k), *pb16 = pad_k(b.data, n, k0, k);
+        free(a.data);
+        free(b.data);
+        a.data = pa16;
+        b.data = pb16;
+        if (!pa16 || !pb16) {
+            ktpu_npy_free(&a);
+            ktpu_npy_free(&b);
+            return die("out of memory");
+        }
     }
     if (split_k > k / 32u) {
         snprintf(err, sizeof err, "--split-k %u: more parts than K's %zu blocks of 32 (K = %zu)", split_k,
@@ -177,7 +175,7 @@ static int cmd_quant(const char *px, const char *unused, struct ktpu_out *out)
     (void)unused;
     char err[KTPU_NPY_ERR_LEN];
     struct ktpu_npy x;
-    if (load_matrix(px, "X", &x, err) != 0)
+    if (load_matrix(px, &x, err) != 0)
         return die(err);
     size_t nblk = x.count / KTPU_MX_BLOCK_K;
     uint8_t *q = malloc(nblk * KTPU_MX_STORE_BYTES + 1u);

@@ -110,6 +110,8 @@ mknpy r1.npy 1 '<f2' False '(128,)' 128 3c00
 mknpy r3.npy 1 '<f2' False '(1, 4, 32)' 128 3c00
 mknpy k64.npy 1 '<f2' False '(4, 64)' 256 3c00
 mknpy k33.npy 1 '<f2' False '(4, 33)' 132 3c00
+mknpy kn.npy 1 '<f2' False '(32, 4)' 128 3c00
+mknpy f4r.npy 1 '<f4' False '(4, 32)' 128 3f800001    # 1 + 2^-23: rounds to 1.0
 mknpy nan.npy 1 '<f2' False '(4, 32)' 128 7e00
 mknpy inf.npy 1 '<f2' False '(4, 32)' 128 7c00
 mknpy ninf.npy 1 '<f2' False '(2, 64)' 128 fc00
@@ -127,12 +129,12 @@ cp A.npy onenan.npy; printf '\x01\x7e' | dd of=onenan.npy bs=1 seek=$(( $(stat -
 
 expect_bad missing      "nosuch.npy: cannot open"  "$REF" gemm nosuch.npy B.npy C.out
 expect_bad dtype-i2     "i2.npy: dtype '<i2' is not FP16, float32 or float64" "$REF" gemm i2.npy B.npy C.out
-expect_bad f4-inf       "f4inf.npy: element 0 of the file (inf) is not finite" "$REF" gemm f4inf.npy B.npy C.out
-expect_bad f4-overflow  "f4big.npy: element 0 of the file (70000) overflows FP16" "$REF" gemm A.npy f4big.npy C.out
+expect_bad f4-inf       "f4inf.npy: element \[0, 0\] (inf) is not finite" "$REF" gemm f4inf.npy B.npy C.out
+expect_bad f4-overflow  "f4big.npy: element \[0, 0\] (70000) overflows FP16 (largest 65504): scale" "$REF" gemm A.npy f4big.npy C.out
 expect_bad rank1        "r1.npy: rank 1"          "$REF" gemm r1.npy B.npy C.out
 expect_bad rank3        "r3.npy: rank 3"          "$REF" quant r3.npy Q.out
 expect_bad k-mismatch   "k64.npy: K = 64 differs" "$REF" gemm A.npy k64.npy C.out
-expect_bad k33          "k33.npy: row length 33"  "$REF" gemm k33.npy k33.npy C.out
+expect_bad b-for-bt     "kn.npy: K = 4 differs from A.npy's K = 32: BT must be N x K (B transposed); this looks like B (32 x 4): save its transpose, np.save(path, B.T)" "$REF" gemm A.npy kn.npy C.out
 expect_bad k33-quant    "k33.npy: row length 33"  "$REF" quant k33.npy Q.out
 expect_bad nan          "nan.npy: non-finite value 0x7e00 (NaN) at \[0, 0\]" "$REF" gemm nan.npy B.npy C.out
 expect_bad inf          "inf.npy: non-finite value 0x7c00 (Inf)" "$REF" gemm A.npy inf.npy C.out
@@ -157,6 +159,15 @@ expect_bad split-many   "--split-k 2: more parts than K's 1 blocks of 32 (K = 32
 "$REF" gemm --split-k=1 A.npy B.npy C2.npy 2>err && cmp -s C.npy C2.npy && ok || bad "--split-k=1 (the = form): $(cat err)"
 expect_bad help-value   "--help takes no value ('--help=x')" "$REF" --help=x
 "$REF" --version >out 2>err && grep -qE "^ktpu-ref [^ ]+$" out && ok || bad "--version: $(cat out err)"
+# K padded with zeros to whole blocks, as ktpu-sim pads it: all ones with
+# K = 33 give 33.125 = 0x5024 in every element (32.125 for K = 32, above);
+# unpadded, the 33rd column would be refused
+"$REF" gemm k33.npy k33.npy C33.npy 2>err && [ "$(npy_data C33.npy)" = "$(rep 2450 16)" ] && ok ||
+  bad "K = 33 padded: $(npy_data C33.npy) $(cat err)"
+# float32 input: the elements rounding changed are counted, on stderr
+"$REF" gemm f4r.npy B.npy Cr.npy 2>err && cmp -s C.npy Cr.npy &&
+  grep -q "^note: f4r.npy: 128 of 128 elements changed when rounded to FP16" err && ok ||
+  bad "float32 rounding note: $(cat err)"
 # usage errors are status 2, input errors 1
 "$REF" gemm A.npy >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "usage error status"
 "$REF" gemm nan.npy B.npy C.out >/dev/null 2>&1; [ $? -eq 1 ] && ok || bad "input error status"

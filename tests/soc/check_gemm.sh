@@ -94,10 +94,10 @@ mknpy "$tmp/nan.npy" '<f2' '(4, 32)' 128 0xfe00
 mknpy "$tmp/empty.npy" '<f2' '(0, 32)' 0 0x0000
 bad() { check "$1" 125 "$2" -- run --firmware "$one" "${@:3}"; }
 bad "wrong dtype" "i2.npy: dtype '<i2' is not FP16" --gemm "$tmp/i2.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
-bad "3-D operand" "r3.npy: not a 2-D matrix \(3 dimensions\)" --gemm "$tmp/r3.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
-bad "K differs" "K differs" --gemm "$tmp/big.npy" "$tmp/k64.npy" -o "$tmp/keep.npy"
-bad "Inf operand" "inf.npy: element \[0\]\[3\] is not finite \(0x7c00\)" --gemm "$tmp/inf.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
-bad "NaN operand" "nan.npy: element \[0\]\[0\] is not finite" --gemm "$tmp/big.npy" "$tmp/nan.npy" -o "$tmp/keep.npy"
+bad "3-D operand" "r3.npy: rank 3, A \(M x K\) must be a 2-D matrix" --gemm "$tmp/r3.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
+bad "K differs" "k64.npy: K = 64 differs from .*big.npy's K = 32" --gemm "$tmp/big.npy" "$tmp/k64.npy" -o "$tmp/keep.npy"
+bad "Inf operand" "inf.npy: non-finite value 0x7c00 \(Inf\) at \[0, 3\] \(NONFINITE\): replace it" --gemm "$tmp/inf.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
+bad "NaN operand" "nan.npy: non-finite value 0xfe00 \(NaN\) at \[0, 0\]" --gemm "$tmp/big.npy" "$tmp/nan.npy" -o "$tmp/keep.npy"
 bad "empty operand" "empty matrix \(0 x 32\)" --gemm "$tmp/empty.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
 bad "missing operand" "none.npy: cannot open" --gemm "$tmp/none.npy" "$tmp/big.npy" -o "$tmp/keep.npy"
 bad "no -o" "--gemm needs -o C.npy" --gemm "$tmp/big.npy" "$tmp/big.npy"

@@ -22,6 +22,9 @@ $(SOC_TEST_DIR)/hello.elf: $(FW_DIR)/hello.elf
 TEST_DEPS += $(addprefix $(SOC_TEST_DIR)/,$(addsuffix .elf,$(SOC_PROGS) far dram_only hello))
 TESTS += soc_sim_cli
 TEST_CMD.soc_sim_cli := tests/soc/check_cli.sh $(KTPU_SIM) $(SOC_TEST_DIR)
+# docs/numpy.md's walk-through, its Python blocks run as one script.
+TESTS += numpy_walkthrough
+TEST_CMD.numpy_walkthrough := tests/soc/check_numpy_doc.sh $(BUILD)
 
 # The CPU's DRAM window and its one-beat line buffer (tests/soc/dram_line.S).
 TESTS += soc_dram_line
