@@ -120,6 +120,7 @@ static void batch(const char *what, const double *v, unsigned esz, int be)
     ktpu_npy_free(&a);
 }
 
+/* element 2 of a 2 x 2 matrix, named by its [row, col] */
 static void refused(const char *what, unsigned esz, uint64_t x, const char *want)
 {
     char descr[8], err[KTPU_NPY_ERR_LEN];
@@ -129,7 +130,7 @@ static void refused(const char *what, unsigned esz, uint64_t x, const char *want
     size_t len = make(file, descr, 0, 2, 2, data, 4 * esz);
     struct ktpu_npy a;
     int r = ktpu_npy_parse_f16("t.npy", file, len, &a, err);
-    CHECK(r != 0 && strstr(err, want) && strstr(err, "element 2"), "%s: %s", what, r ? err : "accepted");
+    CHECK(r != 0 && strstr(err, want) && strstr(err, "element [1, 0]"), "%s: %s", what, r ? err : "accepted");
     if (!r) ktpu_npy_free(&a);
 }
 
