@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ktpu_defs.h"
+#include "ktpu_rng.h"
 
 struct ktpu_iss {
     uint32_t x[32], pc;
@@ -28,6 +29,11 @@ struct ktpu_iss {
     uint8_t *ram_known;
     ktpu_iss_dram_read dram_rd;   /* ktpu_iss_set_dram, or NULL: loads read dram */
     void *dram_ctx;
+    /* standalone (ktpu_iss_standalone): the platform's devices, and why
+     * an MMIO access failed */
+    const struct ktpu_iss_io *io;
+    uint64_t steps, mcycle;   /* steps taken (the platform's time); mcycle, which is writable */
+    char io_msg[160];
 };
 
 enum { EXC_INSN_MISALIGN = 0, EXC_INSN_ACCESS = 1, EXC_ILLEGAL = 2, EXC_BREAK = 3,
@@ -133,6 +139,21 @@ static uint32_t csr_read(struct ktpu_iss *s, uint32_t a, uint32_t rtl_value, int
     }
 }
 
+/* Standalone, the CSRs that count time: mcycle one per step, time the
+ * platform's mtime, mip from the platform. */
+static uint32_t standalone_csr(struct ktpu_iss *s, uint32_t a)
+{
+    uint32_t v = 0;
+    char msg[8];
+    switch (a) {
+    case 0x344: return s->io->mip(s->io->ctx);
+    case 0xC01: s->io->load(s->io->ctx, KTPU_MMIO_MTIME_LO_OFFSET, &v, msg, sizeof msg); return v;
+    case 0xC81: s->io->load(s->io->ctx, KTPU_MMIO_MTIME_HI_OFFSET, &v, msg, sizeof msg); return v;
+    case 0xB80: case 0xC80: return (uint32_t)(s->mcycle >> 32);
+    default: return (uint32_t)s->mcycle;   /* mcycle, cycle */
+    }
+}
+
 static void csr_write(struct ktpu_iss *s, uint32_t a, uint32_t v, int *minstret_written)
 {
     switch (a) {
@@ -145,11 +166,16 @@ static void csr_write(struct ktpu_iss *s, uint32_t a, uint32_t v, int *minstret_
     case 0x343: s->mtval = v; break;
     case 0xB02: s->minstret = (s->minstret & ~0xFFFFFFFFull) | v; *minstret_written = 1; break;
     case 0xB82: s->minstret = (s->minstret & 0xFFFFFFFFull) | (uint64_t)v << 32; *minstret_written = 1; break;
-    default: break; /* misa, mip, mcycle (not modelled): ignored */
+    /* standalone only (lockstep takes mcycle from the core): the next
+     * instruction reads the written value, as for minstret */
+    case 0xB00: if (s->io) s->mcycle = ((s->mcycle & ~0xFFFFFFFFull) | v) - 1u; break;
+    case 0xB80: if (s->io) s->mcycle = ((s->mcycle & 0xFFFFFFFFull) | (uint64_t)v << 32) - 1u; break;
+    default: break; /* misa, mip; mcycle in lockstep (the core's): ignored */
     }
 }
 
 struct step {
+    int io_err;   /* standalone: the platform refused an MMIO load (s->io_msg) */
     int trap; uint32_t cause, tval;
     int rd; uint32_t rd_val;
     uint32_t addr, rmask, wmask, wdata;
@@ -173,8 +199,8 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
     int uses1 = op != 0x37 && op != 0x17 && op != 0x6F && op != 0x0F &&
                 !(op == 0x73 && (f3 == 0 || (f3 & 4)));
     int uses2 = op == 0x63 || op == 0x23 || op == 0x33;
-    if (uses2 && !s->known[rs2] && op == 0x23 && f3 == 2 && s->known[rs1] && r->mem_wmask == 0xF) {
-        s->x[rs2] = r->mem_wdata;
+    if (uses2 && !s->known[rs2] && op == 0x23 && f3 == 2 && s->known[rs1] && (s->io || r->mem_wmask == 0xF)) {
+        if (!s->io) s->x[rs2] = r->mem_wdata;   /* standalone: its random reset value */
         s->known[rs2] = 1;
     }
     /* Reported unless the instruction turns out to be illegal anyway. */
@@ -234,7 +260,12 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
         uint32_t word;
         if (is_mmio(ad)) {
             if (!mmio_ok((ad - KTPU_MMIO_BASE) & ~3u, 0)) TRAP(EXC_LOAD_ACCESS, ad);
-            word = r->mem_rdata;   /* device state: the core's value */
+            if (!s->io) {
+                word = r->mem_rdata;   /* device state: the core's value */
+            } else if (s->io->load(s->io->ctx, (ad - KTPU_MMIO_BASE) & ~3u, &word, s->io_msg, sizeof s->io_msg)) {
+                o->io_err = 1;
+                return;
+            }
         } else if (s->dram_rd && ad >= KTPU_DRAM_BASE && ad - KTPU_DRAM_BASE < KTPU_DRAM_SIM_BYTES) {
             /* shared with the clusters and the harness: what the RTL's DRAM
              * holds when the load retires (a race-free program reads no
@@ -352,7 +383,7 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
         } else {
             uint32_t csr = in >> 20, src = (f3 & 4) ? rs1 : a;
             int writes = (f3 & 3) == 1 || rs1 != 0, ok;
-            uint32_t old = csr_read(s, csr, r->rd_wdata, &ok);
+            uint32_t old = csr_read(s, csr, s->io ? standalone_csr(s, csr) : r->rd_wdata, &ok);
             if (!ok || (writes && (csr >> 10) == 3)) TRAP(EXC_ILLEGAL, in);
             uint32_t nv = (f3 & 3) == 1 ? src : (f3 & 3) == 2 ? (old | src) : (old & ~src);
             int mi = 0;
@@ -369,6 +400,14 @@ static void execute(struct ktpu_iss *s, const struct ktpu_rvfi *r, struct step *
     if (wr && rd != 0) { o->rd = (int)rd; o->rd_val = val; }
 }
 
+/* A trap or an interrupt taken: mepc, mcause, mtval; MIE stacked. */
+static void take_trap(struct ktpu_iss *s, uint32_t epc, uint32_t cause, uint32_t tval)
+{
+    s->mepc = epc; s->mcause = cause; s->mtval = tval;
+    s->mpie = s->mie; s->mie = 0;
+    s->pc = s->mtvec;
+}
+
 int ktpu_iss_check(struct ktpu_iss *s, const struct ktpu_rvfi *r, char *msg, size_t len)
 {
     if (r->pc != s->pc)
@@ -379,9 +418,7 @@ int ktpu_iss_check(struct ktpu_iss *s, const struct ktpu_rvfi *r, char *msg, siz
         if (!enabled)
             return fmt(msg, len, "core took interrupt cause 0x%08x at pc 0x%08x, model has it masked",
                        r->cause, r->pc);
-        s->mepc = s->pc; s->mcause = r->cause; s->mtval = 0;
-        s->mpie = s->mie; s->mie = 0;
-        s->pc = s->mtvec;
+        take_trap(s, s->pc, r->cause, 0);
     } else {
         uint32_t in_pc = s->pc;
         struct step o;
@@ -398,9 +435,7 @@ int ktpu_iss_check(struct ktpu_iss *s, const struct ktpu_rvfi *r, char *msg, siz
             return fmt(msg, len, "pc 0x%08x insn 0x%08x: trap core %u cause %u, model %d cause %u",
                        in_pc, r->insn, r->trap, r->cause, o.trap, o.cause);
         if (o.trap) {
-            s->mepc = in_pc; s->mcause = o.cause; s->mtval = o.tval;
-            s->mpie = s->mie; s->mie = 0;
-            s->pc = s->mtvec;
+            take_trap(s, in_pc, o.cause, o.tval);
         } else {
             if ((uint32_t)o.rd != r->rd || (o.rd && o.rd_val != r->rd_wdata))
                 return fmt(msg, len, o.rmask ? "pc 0x%08x insn 0x%08x: rd core x%u=0x%08x, model x%d=0x%08x "
@@ -427,5 +462,67 @@ int ktpu_iss_check(struct ktpu_iss *s, const struct ktpu_rvfi *r, char *msg, siz
     if (r->next_pc != s->pc)
         return fmt(msg, len, "after pc 0x%08x: next pc core 0x%08x, model 0x%08x", r->pc, r->next_pc,
                    s->pc);
+    return 0;
+}
+
+/* ---- standalone ---- */
+
+void ktpu_iss_standalone(struct ktpu_iss *s, uint64_t seed, const struct ktpu_iss_io *io)
+{
+    struct ktpu_rng g;
+    ktpu_rng_seed(&g, seed);
+    s->io = io;
+    for (int i = 1; i < 32; i++) {
+        s->x[i] = ktpu_rng_next(&g);
+        s->known[i] = 1;   /* no core to compare with: a read of one is the program's business */
+    }
+    for (uint32_t a = 0; a < KTPU_RAM_BYTES; a += 4) {
+        uint32_t v = ktpu_rng_next(&g);
+        memcpy(s->ram + a, &v, 4);
+    }
+    memset(s->ram_known, 1, KTPU_RAM_BYTES);
+}
+
+uint64_t ktpu_iss_cycles(const struct ktpu_iss *s) { return s->steps; }
+uint32_t ktpu_iss_pc(const struct ktpu_iss *s) { return s->pc; }
+
+int ktpu_iss_step(struct ktpu_iss *s, char *msg, size_t len)
+{
+    const struct ktpu_iss_io *io = s->io;
+    s->steps++;
+    s->mcycle++;
+    /* an enabled pending interrupt is taken before the instruction:
+     * external (11) before timer (7), as the privileged spec orders them */
+    uint32_t mip = io->mip(io->ctx);
+    if (s->mie && ((mip & (1u << 11)) && s->meie)) {
+        take_trap(s, s->pc, 0x8000000Bu, 0);
+        return 0;
+    }
+    if (s->mie && ((mip & (1u << 7)) && s->mtie)) {
+        take_trap(s, s->pc, 0x80000007u, 0);
+        return 0;
+    }
+    static const struct ktpu_rvfi none;
+    uint32_t pc = s->pc;
+    struct step o;
+    execute(s, &none, &o);
+    if (o.io_err) return fmt(msg, len, "pc 0x%08x: %s", pc, s->io_msg);
+    if (o.trap) {
+        uint32_t off = o.tval - KTPU_MMIO_BASE;
+        if (o.cause == EXC_STORE_ACCESS && (off & ~3u) == KTPU_MMIO_SIM_EXIT_OFFSET) {
+            /* a sb or sh to SIM_EXIT: the SoC refuses it and also hands its
+             * byte lanes out, so that the harness names it (docs/soc.md) */
+            uint32_t f3 = (uint32_t)s->ram[pc + 1] >> 4 & 7u;
+            return io->store(io->ctx, off & ~3u, 0, (f3 ? 3u : 1u) << (off & 3u), msg, len);
+        }
+        take_trap(s, pc, o.cause, o.tval);
+        return 0;
+    }
+    if (o.wmask && is_mmio(o.addr) &&
+        io->store(io->ctx, (o.addr - KTPU_MMIO_BASE) & ~3u, o.wdata, o.wmask, s->io_msg, sizeof s->io_msg))
+        return fmt(msg, len, "pc 0x%08x: %s", pc, s->io_msg);
+    if (o.rd) s->x[o.rd] = o.rd_val;
+    s->minstret++;
+    s->pc = o.next_pc;
     return 0;
 }

@@ -38,6 +38,26 @@ void ktpu_iss_set_dram(struct ktpu_iss *s, ktpu_iss_dram_read fn, void *ctx);
 int ktpu_iss_check(struct ktpu_iss *s, const struct ktpu_rvfi *r, char *msg, size_t len);
 uint64_t ktpu_iss_retired(const struct ktpu_iss *s);
 
+/* ---- standalone: the model is the machine (ktpu-sim --iss) ----
+ * The platform's devices behind MMIO (offsets from MMIO_BASE, word
+ * aligned): 0, or -1 with msg for a register the platform does not model
+ * (the step then fails with it). mip: MTIP (bit 7), MEIP (bit 11). */
+struct ktpu_iss_io {
+    int (*load)(void *ctx, uint32_t off, uint32_t *v, char *msg, size_t len);
+    int (*store)(void *ctx, uint32_t off, uint32_t wdata, uint32_t wmask, char *msg, size_t len);
+    uint32_t (*mip)(void *ctx);
+    void *ctx;
+};
+/* Registers and local RAM random from seed, as the RTL starts them (call
+ * before loading the program); every later step runs against io. */
+void ktpu_iss_standalone(struct ktpu_iss *s, uint64_t seed, const struct ktpu_iss_io *io);
+/* One step: an interrupt taken, a trap, or an instruction retired. Returns
+ * 0, or -1 with msg (an MMIO access io refused). One cycle per step:
+ * mcycle, time and the platform's mtime read ktpu_iss_cycles. */
+int ktpu_iss_step(struct ktpu_iss *s, char *msg, size_t len);
+uint64_t ktpu_iss_cycles(const struct ktpu_iss *s);
+uint32_t ktpu_iss_pc(const struct ktpu_iss *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,6 +29,7 @@ extern "C" {
 #include "ktpu_elf.h"
 #include "ktpu_gemm_job.h"
 #include "ktpu_iss.h"
+#include "ktpu_iss_platform.h"
 #include "ktpu_out.h"
 #include "ktpu_rng.h"
 #include "ktpu_rvfi.h"
@@ -77,7 +78,11 @@ const char *kUsage =
     "  --seed N           seed of the random initial register values and of\n"
     "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
-    "  --lockstep         check every retired instruction against the C model\n"
+    "  --lockstep         check every retired instruction against the C model\n"    "  --iss              run PROGRAM on the C instruction-set model alone, not the\n"
+    "                     RTL (millions of instructions a second): the CPU, RAM,\n"
+    "                     DRAM, UART, timer and mailbox, one cycle per instruction;\n"
+    "                     an access to the clusters' mesh port or the accelerator's\n"
+    "                     registers ends the run, named (status 125)\n"
     "  --uart-in FILE     bytes fed to the UART receiver, in order, as it takes them\n"
     "  --uart-pty FILE    bridge the UART to a new pseudo-terminal, whose path is\n"
     "                     written to FILE (for ktpu-upload --port); the clock\n"
@@ -165,7 +170,7 @@ struct Options {
     uint64_t win[2] = {0, KTPU_DRAM_SIM_BYTES};   // --mem-window
     unsigned hold_pct = 0;                         // --cluster-hold
     long hold_only = -1;                           // --hold-only
-    bool lockstep = false, stats = false, version = false;
+    bool lockstep = false, stats = false, version = false, iss = false;
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
     const char *gen = nullptr, *dist = "normal", *csv = nullptr;
@@ -202,7 +207,7 @@ const char *file(const char *opt, const char *v)
 Options parse(int argc, char **argv)
 {
     Options o;
-    static const char *const flags[] = {"--help", "--version", "--boot", "--lockstep", "--stats",
+    static const char *const flags[] = {"--help", "--version", "--boot", "--iss", "--lockstep", "--stats",
                                         "--preq", "--no-split-k", nullptr};
     char nerr[KTPU_ARG_ERR_LEN];
     argv = ktpu_arg_normalise(&argc, argv, flags, nerr);
@@ -237,6 +242,8 @@ Options parse(int argc, char **argv)
             o.uart_pty = file(a, v); i++;
         } else if (!std::strcmp(a, "--boot")) {
             o.boot = true;
+        } else if (!std::strcmp(a, "--iss")) {
+            o.iss = true;
         } else if (!std::strcmp(a, "--lockstep")) {
             o.lockstep = true;
         } else if (!std::strcmp(a, "--stats")) {
@@ -309,6 +316,11 @@ Options parse(int argc, char **argv)
     if (!o.trace && (o.trace_from || o.trace_to != UINT64_MAX || o.trace_depth != 99))
         die("%s", "--trace-from, --trace-to and --trace-depth need --trace FILE");
     if (o.trace_from > o.trace_to) die("%s", "--trace-from is after --trace-to");
+    if (o.iss && (o.gemm() || o.boot || o.lockstep || o.trace || o.uart_pty || o.clusters >= 0 || o.hold_pct ||
+                  o.dram_latency != kDefaultDramLatency || o.win[0] || o.win[1] != KTPU_DRAM_SIM_BYTES))
+        die("%s", "--iss runs a CPU-only program on the instruction-set model: it has no clusters, RTL, DRAM "
+                  "timing or waveform (--gemm, --boot, --lockstep, --trace, --uart-pty, --clusters, "
+                  "--cluster-hold, --dram-latency and --mem-window need the co-simulation)");
     if (o.boot && o.elf) die("a program (%s) and --boot were both given: --boot runs the boot image", o.elf);
     if (o.boot && o.firmware) die("%s", "--boot runs the boot image's built-in firmware: --firmware does not apply");
     if (o.gemm()) {
@@ -403,6 +415,100 @@ private:
 // kills at once (SA_RESETHAND).
 volatile std::sig_atomic_t g_signal = 0;
 void on_signal(int sig) { g_signal = sig; }
+void install_signals()
+{
+    struct sigaction sa = {};
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+// "stopped by SIGINT at cycle N (...)": status 130 or 143
+int stopped(uint64_t cycles, uint64_t retired, const char *trace)
+{
+    std::fprintf(stderr, "ktpu-sim: stopped by %s at cycle %" PRIu64 " (%" PRIu64 " instructions retired)%s%s\n",
+                 g_signal == SIGINT ? "SIGINT" : "SIGTERM", cycles, retired, trace ? "; waveform kept in " : "",
+                 trace ? trace : "");
+    return 128 + g_signal;
+}
+
+// A SIM_EXIT store that was not a sw (byte lanes be): status 125.
+int bad_exit(unsigned be, uint64_t cycles)
+{
+    unsigned lanes = (be & 1u) + (be >> 1 & 1u) + (be >> 2 & 1u) + (be >> 3 & 1u);
+    std::fprintf(stderr, "ktpu-sim: error: SIM_EXIT: a %u-byte store (%s, byte lanes 0x%x) at "
+                         "cycle %" PRIu64 ": SPEC 2 defines SIM_EXIT as a 32-bit store (sw); "
+                         "not taken as an exit status\n",
+                 lanes, lanes == 1 ? "sb" : lanes == 2 ? "sh" : "?", be, cycles);
+    return kExitHarness;
+}
+
+// The program's SIM_EXIT status as the process's.
+int exit_status(int status)
+{
+    if (status > 255) {
+        std::fprintf(stderr, "ktpu-sim: program exit status %d does not fit a process status; exiting 255\n",
+                     status);
+        return 255;
+    }
+    return status;
+}
+
+// ---- --iss: the program on the instruction-set model alone (no RTL) ----
+int run_iss(const Options &opt)
+{
+    ktpu_iss *iss = ktpu_iss_new();
+    if (!iss) die("%s", "out of memory for the instruction-set model");
+    std::FILE *uin = nullptr;
+    if (opt.uart_in && !(uin = std::fopen(opt.uart_in, "rb"))) die("cannot open %s", opt.uart_in);
+    ktpu_iss_platform plat;
+    ktpu_iss_platform_init(&plat, iss, uin, stdout);
+    ktpu_iss_standalone(iss, opt.seed, &plat.io);
+    ktpu_elf_region regions[2] = {
+        {"RAM", KTPU_RAM_BASE, KTPU_RAM_BYTES, ktpu_iss_write_byte, iss},
+        {"DRAM", KTPU_DRAM_BASE, KTPU_DRAM_SIM_BYTES, ktpu_iss_write_byte, iss},
+    };
+    uint32_t entry = 0;
+    char err[256];
+    if (ktpu_elf_load(opt.elf, regions, 2, &entry, err, sizeof err) != 0) {
+        std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", opt.elf, err);
+        return kExitHarness;
+    }
+    install_signals();
+    auto wall0 = std::chrono::steady_clock::now();
+    std::time_t last_progress = std::time(nullptr);
+    uint64_t cycles = 0;
+    while (cycles < opt.max_cycles && !plat.exited && !g_signal) {
+        if (ktpu_iss_step(iss, err, sizeof err)) {
+            std::fflush(stdout);
+            std::fprintf(stderr, "ktpu-sim: error: --iss: %s\n", err);
+            return kExitHarness;
+        }
+        cycles = ktpu_iss_cycles(iss);
+        if (opt.progress_s && (cycles & 0xFFFFF) == 0 && std::time(nullptr) - last_progress >= (std::time_t)opt.progress_s) {
+            last_progress = std::time(nullptr);
+            std::fprintf(stderr, "ktpu-sim: progress: %" PRIu64 " cycles, %" PRIu64 " instructions retired (--iss)\n",
+                         cycles, ktpu_iss_retired(iss));
+        }
+    }
+    std::fflush(stdout);
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    uint64_t retired = ktpu_iss_retired(iss);
+    ktpu_iss_free(iss);
+    if (uin) std::fclose(uin);
+    if (opt.stats)
+        std::fprintf(stderr, "ktpu-sim: --iss: %" PRIu64 " instructions in %.2f s of host time (%.1f M/s)\n",
+                     retired, wall, wall > 0 ? retired / wall / 1e6 : 0.0);
+    if (g_signal) return stopped(cycles, retired, nullptr);
+    if (plat.bad_exit_wmask) return bad_exit(plat.bad_exit_wmask, cycles);
+    if (!plat.exited) {
+        std::fprintf(stderr, "ktpu-sim: time-out: no SIM_EXIT within %" PRIu64 " cycles (--max-cycles)\n",
+                     opt.max_cycles);
+        return kExitTimeout;
+    }
+    return exit_status((int)plat.exit_status);
+}
 
 // ---- lockstep: the core's trace (ktpu_rvfi.c) is fed to the C model ----
 ktpu_iss *g_iss = nullptr;
@@ -511,6 +617,8 @@ int main(int argc, char **argv)
                 opt.firmware);
         progs = {opt.elf};
     }
+
+    if (opt.iss) return run_iss(opt);
 
     // ---- every output opened before anything is generated or simulated ----
     // (ktpu_out: a temporary file beside each, committed at the end; one
@@ -693,11 +801,7 @@ int main(int argc, char **argv)
     std::time_t last_progress = std::time(nullptr);
     auto wall0 = std::chrono::steady_clock::now();
     ClusterHold hold(opt.hold_pct, opt.seed, opt.hold_only < 0 ? ~0u : 1u << opt.hold_only);
-    struct sigaction sa = {};
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    install_signals();
     while (cycles < opt.max_cycles && !g_signal) {
         if (opt.hold_pct) top->cl_hold_i = hold.next();
         serial();
@@ -746,12 +850,7 @@ int main(int argc, char **argv)
         if (ktpu_out_commit(&out_trace, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
     }
     top->final();
-    if (g_signal) {
-        std::fprintf(stderr, "ktpu-sim: stopped by %s at cycle %" PRIu64 " (%" PRIu64 " instructions retired)%s%s\n",
-                     g_signal == SIGINT ? "SIGINT" : "SIGTERM", cycles, ktpu_rvfi_retired(),
-                     opt.trace ? "; waveform kept in " : "", opt.trace ? opt.trace : "");
-        return 128 + g_signal;
-    }
+    if (g_signal) return stopped(cycles, ktpu_rvfi_retired(), opt.trace);
     if (opt.stats)
         std::fprintf(stderr, "ktpu-sim: %" PRIu64 " cycles, %" PRIu64 " instructions retired, CPI %.3f\n",
                      cycles, ktpu_rvfi_retired(),
@@ -769,15 +868,7 @@ int main(int argc, char **argv)
                      (unsigned)top->axi_err_o);
         return kExitHarness;
     }
-    if (bad_exit_be) {
-        unsigned lanes = (bad_exit_be & 1u) + (bad_exit_be >> 1 & 1u) + (bad_exit_be >> 2 & 1u) +
-                         (bad_exit_be >> 3 & 1u);
-        std::fprintf(stderr, "ktpu-sim: error: SIM_EXIT: a %u-byte store (%s, byte lanes 0x%x) at "
-                             "cycle %" PRIu64 ": SPEC 2 defines SIM_EXIT as a 32-bit store (sw); "
-                             "not taken as an exit status\n",
-                     lanes, lanes == 1 ? "sb" : lanes == 2 ? "sh" : "?", bad_exit_be, cycles);
-        return kExitHarness;
-    }
+    if (bad_exit_be) return bad_exit(bad_exit_be, cycles);
     if (status < 0) {
         std::fprintf(stderr, "ktpu-sim: time-out: no SIM_EXIT within %" PRIu64 " cycles (--max-cycles)%s\n",
                      opt.max_cycles, opt.gemm() ? "; no C written" : "");
@@ -848,10 +939,5 @@ int main(int argc, char **argv)
         std::printf("ktpu-sim: GEMM passed: %u tiles checked, 0 failed\n", tiles);
         return 0;
     }
-    if (status > 255) {
-        std::fprintf(stderr, "ktpu-sim: program exit status %d does not fit a process status; exiting 255\n",
-                     status);
-        return 255;
-    }
-    return status;
+    return exit_status(status);
 }

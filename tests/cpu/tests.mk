@@ -17,11 +17,15 @@ CPU_ELFS := $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU
 TEST_DEPS += $(CPU_ELFS)
 TESTS += cpu_isa
 TEST_CMD.cpu_isa := tests/cpu/run_programs.sh $(KTPU_SIM) $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS)))
+# the same programs on the instruction-set model alone (ktpu-sim --iss)
+TESTS += cpu_isa_iss
+TEST_CMD.cpu_isa_iss := tests/cpu/run_iss.sh $(KTPU_SIM) $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS)))
 TESTS += cpu_trap_report
 TEST_CMD.cpu_trap_report := tests/cpu/check_trap_report.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_trap.elf
 
 TESTS += cpu_printf
-TEST_CMD.cpu_printf := set -o pipefail; $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && echo "printf: output matches c_printf.expected"
+TEST_CMD.cpu_printf := set -o pipefail; $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && \
+  $(KTPU_SIM) --iss $(CPU_TEST_DIR)/c_printf.elf | diff - tests/cpu/c_printf.expected && echo "printf: output matches c_printf.expected (RTL in lockstep, and --iss)"
 
 # Benchmarks and the mutant sweep (SPEC §14, §15): not part of make test.
 BENCH_DEPS += $(CPU_TEST_DIR)/c_kernel.elf

@@ -167,6 +167,13 @@ expect "trace window: 995 ns from first to last change (got ${t0:-?}..${t1:-?} p
 "$sim" --trace "$tmp/d99.fst" --max-cycles 1000 "$d/spin.elf" >/dev/null 2>&1
 expect "--trace-depth 1 keeps less of the hierarchy" [ "$(stat -c %s "$tmp/d1.fst")" -lt "$(stat -c %s "$tmp/d99.fst")" ]
 check "--trace-from without --trace" 125 "need --trace FILE" -- "$sim" --trace-from 5 "$d/hello.elf"
+# --iss: the instruction-set model alone, the same platform contract
+check "--iss: exit status passthrough" 42 "mailbox: 0x1234abcd" -- "$sim" --iss "$d/exit42.elf"
+check "--iss: time-out" 124 "time-out: no SIM_EXIT within 1000 cycles" -- "$sim" --iss --max-cycles 1000 "$d/spin.elf"
+check "--iss: uart echo" 0 "^HELLO, UART$" -- "$sim" --iss --uart-in "$tmp/in.txt" "$d/echo.elf"
+check "--iss: sb to SIM_EXIT" 125 "SIM_EXIT: a 1-byte store \(sb, byte lanes 0x1\)" -- "$sim" --iss "$d/exit_sb.elf"
+check "--iss: no GEMM" 125 "--iss runs a CPU-only program" -- "$sim" --iss --gemm-gen 4x32x4
+check "--iss: 64 KiB of data in DRAM checked" 0 "blob ok" -- "$sim" --iss "$d/../boot/dram_blob.elf"
 # lockstep on a GEMM: the model's DRAM loads read the DRAM the harness and
 # the clusters wrote (the job block, here), not a copy only the loader fills
 check "--lockstep on a GEMM" 0 "lockstep: [0-9]+ records checked, 0 mismatches" -- "$sim" --gemm-gen 32x64x32 --lockstep
