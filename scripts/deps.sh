@@ -32,6 +32,8 @@ else
   have tclsh                    || need+=(tcl)
   # docs/numpy.md's walk-through runs under Debian's python3 (tests/soc/check_numpy_doc.sh).
   /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
+  # the debugger test drives ktpu-sim --gdb with it (tests/cpu/check_gdb.sh).
+  have gdb-multiarch            || need+=(gdb-multiarch)
 fi
 
 # The oldest versions the project is built and tested with: one line when a

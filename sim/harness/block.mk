@@ -7,7 +7,8 @@
 # build/ktpu-sim-1 (one memory agent each), build/ktpu-sim-4 (two memory
 # agents, two DRAM ports); `ktpu-sim --clusters N` runs the sibling binary
 # built for N.
-SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_iss_platform.c sim/harness/ktpu_rvfi.c \
+SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_iss_platform.c sim/harness/ktpu_gdb.c \
+               sim/harness/ktpu_rvfi.c \
                sim/harness/ktpu_gemm_job.c
 # the GEMM firmware's planner and encoders, unchanged: the reference follows
 # its split-K order

@@ -484,7 +484,6 @@ void ktpu_iss_standalone(struct ktpu_iss *s, uint64_t seed, const struct ktpu_is
 }
 
 uint64_t ktpu_iss_cycles(const struct ktpu_iss *s) { return s->steps; }
-uint32_t ktpu_iss_pc(const struct ktpu_iss *s) { return s->pc; }
 
 int ktpu_iss_step(struct ktpu_iss *s, char *msg, size_t len)
 {
@@ -524,5 +523,26 @@ int ktpu_iss_step(struct ktpu_iss *s, char *msg, size_t len)
     if (o.rd) s->x[o.rd] = o.rd_val;
     s->minstret++;
     s->pc = o.next_pc;
+    return 0;
+}
+
+uint32_t ktpu_iss_reg(const struct ktpu_iss *s, unsigned i) { return i < 32 ? s->x[i] : s->pc; }
+
+void ktpu_iss_set_reg(struct ktpu_iss *s, unsigned i, uint32_t v)
+{
+    if (i == 32) s->pc = v;
+    else if (i && i < 32) s->x[i] = v, s->known[i] = 1;
+}
+
+int ktpu_iss_read_byte(struct ktpu_iss *s, uint32_t addr, uint8_t *b)
+{
+    if (s->dram_rd && addr >= KTPU_DRAM_BASE && addr - KTPU_DRAM_BASE < KTPU_DRAM_SIM_BYTES) {
+        uint32_t off = addr - KTPU_DRAM_BASE;
+        *b = (uint8_t)(s->dram_rd(s->dram_ctx, off & ~3u) >> (8 * (off & 3u)));
+        return 0;
+    }
+    const uint8_t *p = mem_ptr(s, addr);
+    if (!p) return -1;
+    *b = *p;
     return 0;
 }

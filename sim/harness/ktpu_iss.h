@@ -56,7 +56,11 @@ void ktpu_iss_standalone(struct ktpu_iss *s, uint64_t seed, const struct ktpu_is
  * mcycle, time and the platform's mtime read ktpu_iss_cycles. */
 int ktpu_iss_step(struct ktpu_iss *s, char *msg, size_t len);
 uint64_t ktpu_iss_cycles(const struct ktpu_iss *s);
-uint32_t ktpu_iss_pc(const struct ktpu_iss *s);
+/* A debugger's view (ktpu-sim --gdb): x0..x31 and the pc (32); a byte of
+ * RAM or DRAM (-1 elsewhere). */
+uint32_t ktpu_iss_reg(const struct ktpu_iss *s, unsigned i);
+void ktpu_iss_set_reg(struct ktpu_iss *s, unsigned i, uint32_t v);
+int ktpu_iss_read_byte(struct ktpu_iss *s, uint32_t addr, uint8_t *b);
 
 #ifdef __cplusplus
 }

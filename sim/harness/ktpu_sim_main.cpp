@@ -27,6 +27,7 @@ extern "C" {
 #include "ktpu_arg.h"
 #include "ktpu_defs.h"
 #include "ktpu_elf.h"
+#include "ktpu_gdb.h"
 #include "ktpu_gemm_job.h"
 #include "ktpu_iss.h"
 #include "ktpu_iss_platform.h"
@@ -78,7 +79,11 @@ const char *kUsage =
     "  --seed N           seed of the random initial register values and of\n"
     "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
-    "  --lockstep         check every retired instruction against the C model\n"    "  --iss              run PROGRAM on the C instruction-set model alone, not the\n"
+    "  --lockstep         check every retired instruction against the C model\n"    "  --gdb PORT         with --iss: wait for gdb on localhost:PORT (0: any free\n"
+    "                     port, printed) and let it drive the run (registers,\n"
+    "                     memory, breakpoints, step, continue, Ctrl-C):\n"
+    "                     gdb-multiarch PROGRAM.elf -ex 'target remote :PORT'\n"
+    "  --iss              run PROGRAM on the C instruction-set model alone, not the\n"
     "                     RTL (millions of instructions a second): the CPU, RAM,\n"
     "                     DRAM, UART, timer and mailbox, one cycle per instruction;\n"
     "                     an access to the clusters' mesh port or the accelerator's\n"
@@ -171,6 +176,7 @@ struct Options {
     unsigned hold_pct = 0;                         // --cluster-hold
     long hold_only = -1;                           // --hold-only
     bool lockstep = false, stats = false, version = false, iss = false;
+    long gdb_port = -1;   // --gdb PORT
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
     const char *gen = nullptr, *dist = "normal", *csv = nullptr;
@@ -242,6 +248,8 @@ Options parse(int argc, char **argv)
             o.uart_pty = file(a, v); i++;
         } else if (!std::strcmp(a, "--boot")) {
             o.boot = true;
+        } else if (!std::strcmp(a, "--gdb")) {
+            o.gdb_port = (long)num(a, v, 0, 65535); i++;
         } else if (!std::strcmp(a, "--iss")) {
             o.iss = true;
         } else if (!std::strcmp(a, "--lockstep")) {
@@ -316,6 +324,9 @@ Options parse(int argc, char **argv)
     if (!o.trace && (o.trace_from || o.trace_to != UINT64_MAX || o.trace_depth != 99))
         die("%s", "--trace-from, --trace-to and --trace-depth need --trace FILE");
     if (o.trace_from > o.trace_to) die("%s", "--trace-from is after --trace-to");
+    if (o.gdb_port >= 0 && !o.iss)
+        die("%s", "--gdb needs --iss: the debugger serves the instruction-set model (on the RTL co-simulation "
+                  "it is not built yet; docs/soc.md)");
     if (o.iss && (o.gemm() || o.boot || o.lockstep || o.trace || o.uart_pty || o.clusters >= 0 || o.hold_pct ||
                   o.dram_latency != kDefaultDramLatency || o.win[0] || o.win[1] != KTPU_DRAM_SIM_BYTES))
         die("%s", "--iss runs a CPU-only program on the instruction-set model: it has no clusters, RTL, DRAM "
@@ -456,6 +467,26 @@ int exit_status(int status)
 }
 
 // ---- --iss: the program on the instruction-set model alone (no RTL) ----
+struct IssRun {
+    ktpu_iss *iss;
+    ktpu_iss_platform *plat;
+};
+
+// One step for gdb: an instruction, a trap or an interrupt.
+int gdb_step(void *ctx, int *status)
+{
+    IssRun *r = static_cast<IssRun *>(ctx);
+    char err[256];
+    if (ktpu_iss_step(r->iss, err, sizeof err)) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "ktpu-sim: error: --iss: %s\n", err);
+        return KTPU_GDB_FAILED;
+    }
+    if (!r->plat->exited) return KTPU_GDB_RAN;
+    *status = r->plat->bad_exit_wmask ? kExitHarness : (int)r->plat->exit_status;
+    return KTPU_GDB_EXITED;
+}
+
 int run_iss(const Options &opt)
 {
     ktpu_iss *iss = ktpu_iss_new();
@@ -475,10 +506,39 @@ int run_iss(const Options &opt)
         std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", opt.elf, err);
         return kExitHarness;
     }
+    if (opt.gdb_port >= 0) {
+        int fd = ktpu_gdb_accept((unsigned)opt.gdb_port, err, sizeof err);
+        if (fd < 0) die("%s", err);
+        IssRun r = {iss, &plat};
+        ktpu_gdb_target t = {
+            &r,
+            [](void *c, unsigned i) { return ktpu_iss_reg(static_cast<IssRun *>(c)->iss, i); },
+            [](void *c, unsigned i, uint32_t v) { ktpu_iss_set_reg(static_cast<IssRun *>(c)->iss, i, v); },
+            [](void *c, uint32_t a, uint8_t *b) { return ktpu_iss_read_byte(static_cast<IssRun *>(c)->iss, a, b); },
+            [](void *c, uint32_t a, uint8_t b) {
+                uint8_t old;
+                if (ktpu_iss_read_byte(static_cast<IssRun *>(c)->iss, a, &old)) return -1;
+                ktpu_iss_write_byte(static_cast<IssRun *>(c)->iss, a, b);
+                return 0;
+            },
+            gdb_step,
+        };
+        int status = 0, detached = 0;
+        int r_ = ktpu_gdb_serve(fd, &t, opt.max_cycles, &status, &detached);
+        close(fd);
+        std::fflush(stdout);
+        if (r_ == KTPU_GDB_FAILED) return kExitHarness;
+        if (r_ == KTPU_GDB_RAN && !detached) {
+            std::fprintf(stderr, "ktpu-sim: gdb: killed, or the connection closed, at pc 0x%08x\n",
+                         ktpu_iss_reg(iss, 32));
+            return kExitCheck;
+        }
+        // exited under gdb, or detached: the run goes on below (it ends at once if it exited)
+    }
     install_signals();
     auto wall0 = std::chrono::steady_clock::now();
     std::time_t last_progress = std::time(nullptr);
-    uint64_t cycles = 0;
+    uint64_t cycles = ktpu_iss_cycles(iss);
     while (cycles < opt.max_cycles && !plat.exited && !g_signal) {
         if (ktpu_iss_step(iss, err, sizeof err)) {
             std::fflush(stdout);

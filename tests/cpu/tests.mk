@@ -20,6 +20,15 @@ TEST_CMD.cpu_isa := tests/cpu/run_programs.sh $(KTPU_SIM) $(addprefix $(CPU_TEST
 # the same programs on the instruction-set model alone (ktpu-sim --iss)
 TESTS += cpu_isa_iss
 TEST_CMD.cpu_isa_iss := tests/cpu/run_iss.sh $(KTPU_SIM) $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS)))
+# gdb-multiarch driving ktpu-sim --iss --gdb (tests/cpu/check_gdb.sh), on a
+# program built at -O0 so that every line is a stop
+$(CPU_TEST_DIR)/gdb_prog.elf: tests/cpu/gdb_prog.c $(FW_HDRS) $(FW_RT_LIB) $(FW_MEM_LD) linker/ktpu.ld
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -O0 -c -o $(@:.elf=.o) $<
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $(@:.elf=.o) $(FW_RT_LINK)
+TEST_DEPS += $(CPU_TEST_DIR)/gdb_prog.elf
+TESTS += cpu_gdb
+TEST_CMD.cpu_gdb := tests/cpu/check_gdb.sh $(KTPU_SIM) $(CPU_TEST_DIR)/gdb_prog.elf
 TESTS += cpu_trap_report
 TEST_CMD.cpu_trap_report := tests/cpu/check_trap_report.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_trap.elf
 
