@@ -208,8 +208,10 @@ int ktpu_gdb_serve(int fd, const struct ktpu_gdb_target *t, uint64_t max_steps, 
             for (unsigned i = 0; i < 33; i++) put_reg(out + 8 * i, t->reg(t->ctx, i));
             break;
         case 'G':
-            for (unsigned i = 0; i < 33 && strlen(p) >= 8 * (i + 1); i++) t->set_reg(t->ctx, i, get_reg(p + 8 * i));
             strcpy(out, "OK");
+            for (unsigned i = 0; i < 33 && strlen(p) >= 8 * (i + 1); i++)
+                if (get_reg(p + 8 * i) != t->reg(t->ctx, i) && t->set_reg(t->ctx, i, get_reg(p + 8 * i)))
+                    strcpy(out, "E01");
             break;
         case 'p':
             n = strtoul(p, NULL, 16);
@@ -218,8 +220,7 @@ int ktpu_gdb_serve(int fd, const struct ktpu_gdb_target *t, uint64_t max_steps, 
             break;
         case 'P':
             n = strtoul(p, &p, 16);
-            if (n <= 32 && *p == '=') t->set_reg(t->ctx, (unsigned)n, get_reg(p + 1)), strcpy(out, "OK");
-            else strcpy(out, "E01");
+            strcpy(out, n <= 32 && *p == '=' && !t->set_reg(t->ctx, (unsigned)n, get_reg(p + 1)) ? "OK" : "E01");
             break;
         case 'm':
             a = strtoul(p, &p, 16);
@@ -247,7 +248,10 @@ int ktpu_gdb_serve(int fd, const struct ktpu_gdb_target *t, uint64_t max_steps, 
             break;
         case 'c':
         case 's':
-            if (*p) t->set_reg(t->ctx, 32, (uint32_t)strtoul(p, NULL, 16));   /* "c addr": resume there */
+            if (*p && t->set_reg(t->ctx, 32, (uint32_t)strtoul(p, NULL, 16))) {   /* "c addr": resume there */
+                put_packet(fd, "E01");
+                continue;
+            }
             last = resume(&s, in[0] == 's', max_steps, exit_status, out);
             if (put_packet(fd, out) || last != KTPU_GDB_RAN) return last;
             continue;

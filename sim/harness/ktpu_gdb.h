@@ -2,7 +2,8 @@
  * a bare-metal RV32 target: registers, memory, software breakpoints, single
  * step, continue, Ctrl-C, kill, detach), over TCP on localhost. It drives a
  * target through the callbacks below and knows nothing of how the target
- * runs (ktpu-sim --iss: the instruction-set model). docs/soc.md, "--gdb". */
+ * runs (ktpu-sim --iss: the instruction-set model; on the RTL, the lockstep
+ * model beside the core, stepped a retirement at a time). docs/soc.md, "--gdb". */
 #ifndef KTPU_GDB_H
 #define KTPU_GDB_H
 
@@ -19,9 +20,9 @@ enum ktpu_gdb_run { KTPU_GDB_RAN = 0, KTPU_GDB_EXITED = 1, KTPU_GDB_FAILED = -1 
 struct ktpu_gdb_target {
     void *ctx;
     uint32_t (*reg)(void *ctx, unsigned i);                  /* 0..31: x0..x31, 32: pc */
-    void (*set_reg)(void *ctx, unsigned i, uint32_t v);
+    int (*set_reg)(void *ctx, unsigned i, uint32_t v);       /* 0, or -1: not writable */
     int (*read)(void *ctx, uint32_t addr, uint8_t *b);       /* 0, or -1: no memory there */
-    int (*write)(void *ctx, uint32_t addr, uint8_t b);
+    int (*write)(void *ctx, uint32_t addr, uint8_t b);       /* 0, or -1: not writable */
     int (*step)(void *ctx, int *exit_status);                /* one instruction (or trap) */
 };
 

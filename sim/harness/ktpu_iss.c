@@ -528,10 +528,11 @@ int ktpu_iss_step(struct ktpu_iss *s, char *msg, size_t len)
 
 uint32_t ktpu_iss_reg(const struct ktpu_iss *s, unsigned i) { return i < 32 ? s->x[i] : s->pc; }
 
-void ktpu_iss_set_reg(struct ktpu_iss *s, unsigned i, uint32_t v)
+int ktpu_iss_set_reg(struct ktpu_iss *s, unsigned i, uint32_t v)
 {
     if (i == 32) s->pc = v;
     else if (i && i < 32) s->x[i] = v, s->known[i] = 1;
+    return 0;
 }
 
 int ktpu_iss_read_byte(struct ktpu_iss *s, uint32_t addr, uint8_t *b)

@@ -59,7 +59,7 @@ uint64_t ktpu_iss_cycles(const struct ktpu_iss *s);
 /* A debugger's view (ktpu-sim --gdb): x0..x31 and the pc (32); a byte of
  * RAM or DRAM (-1 elsewhere). */
 uint32_t ktpu_iss_reg(const struct ktpu_iss *s, unsigned i);
-void ktpu_iss_set_reg(struct ktpu_iss *s, unsigned i, uint32_t v);
+int ktpu_iss_set_reg(struct ktpu_iss *s, unsigned i, uint32_t v);
 int ktpu_iss_read_byte(struct ktpu_iss *s, uint32_t addr, uint8_t *b);
 
 #ifdef __cplusplus

@@ -79,9 +79,10 @@ const char *kUsage =
     "  --seed N           seed of the random initial register values and of\n"
     "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
-    "  --lockstep         check every retired instruction against the C model\n"    "  --gdb PORT         with --iss: wait for gdb on localhost:PORT (0: any free\n"
-    "                     port, printed) and let it drive the run (registers,\n"
-    "                     memory, breakpoints, step, continue, Ctrl-C):\n"
+    "  --lockstep         check every retired instruction against the C model\n"    "  --gdb PORT         wait for gdb on localhost:PORT (0: any free port, printed)\n"
+    "                     and let it drive the run (registers, memory, breakpoints,\n"
+    "                     step, continue, Ctrl-C); on the RTL it implies --lockstep\n"
+    "                     and registers and memory are read-only:\n"
     "                     gdb-multiarch PROGRAM.elf -ex 'target remote :PORT'\n"
     "  --iss              run PROGRAM on the C instruction-set model alone, not the\n"
     "                     RTL (millions of instructions a second): the CPU, RAM,\n"
@@ -324,9 +325,7 @@ Options parse(int argc, char **argv)
     if (!o.trace && (o.trace_from || o.trace_to != UINT64_MAX || o.trace_depth != 99))
         die("%s", "--trace-from, --trace-to and --trace-depth need --trace FILE");
     if (o.trace_from > o.trace_to) die("%s", "--trace-from is after --trace-to");
-    if (o.gdb_port >= 0 && !o.iss)
-        die("%s", "--gdb needs --iss: the debugger serves the instruction-set model (on the RTL co-simulation "
-                  "it is not built yet; docs/soc.md)");
+    if (o.gdb_port >= 0 && !o.iss) o.lockstep = true;   // the model beside the core is the debugger's view
     if (o.iss && (o.gemm() || o.boot || o.lockstep || o.trace || o.uart_pty || o.clusters >= 0 || o.hold_pct ||
                   o.dram_latency != kDefaultDramLatency || o.win[0] || o.win[1] != KTPU_DRAM_SIM_BYTES))
         die("%s", "--iss runs a CPU-only program on the instruction-set model: it has no clusters, RTL, DRAM "
@@ -513,7 +512,7 @@ int run_iss(const Options &opt)
         ktpu_gdb_target t = {
             &r,
             [](void *c, unsigned i) { return ktpu_iss_reg(static_cast<IssRun *>(c)->iss, i); },
-            [](void *c, unsigned i, uint32_t v) { ktpu_iss_set_reg(static_cast<IssRun *>(c)->iss, i, v); },
+            [](void *c, unsigned i, uint32_t v) { return ktpu_iss_set_reg(static_cast<IssRun *>(c)->iss, i, v); },
             [](void *c, uint32_t a, uint8_t *b) { return ktpu_iss_read_byte(static_cast<IssRun *>(c)->iss, a, b); },
             [](void *c, uint32_t a, uint8_t b) {
                 uint8_t old;
@@ -631,6 +630,54 @@ void dram_sink(void *, uint32_t addr, uint8_t byte)
     int sh = 8 * (off & 3);
     w = (w & ~(0xFFu << sh)) | (uint32_t)byte << sh;
     ktpu_dram_bd_write32(off & ~3u, w);
+}
+
+// --gdb on the RTL: the lockstep model beside the core is the debugger's
+// view (its registers and memory equal the core's at every retirement); a
+// step runs the clock to the core's next retirement. Registers and memory
+// are read only. Returns true if gdb killed the run.
+template <class Cycle>
+bool gdb_rtl(const Options &opt, Cycle &cycle, uint64_t &cycles, int &status, unsigned &bad_exit_be)
+{
+    char err[256];
+    int fd = ktpu_gdb_accept((unsigned)opt.gdb_port, err, sizeof err);
+    if (fd < 0) die("%s", err);
+    struct Ctx {
+        Cycle *cycle;
+        const Options *opt;
+        uint64_t *cycles;
+        int *status;
+        unsigned *bad_exit_be;
+    } c = {&cycle, &opt, &cycles, &status, &bad_exit_be};
+    ktpu_gdb_target t = {
+        &c,
+        [](void *, unsigned i) { return ktpu_iss_reg(g_iss, i); },
+        [](void *, unsigned, uint32_t) { return -1; },   // the core's registers are not the harness's to write
+        [](void *, uint32_t a, uint8_t *b) { return ktpu_iss_read_byte(g_iss, a, b); },
+        [](void *, uint32_t, uint8_t) { return -1; },
+        [](void *p, int *st) {
+            Ctx *x = static_cast<Ctx *>(p);
+            for (uint64_t before = g_checked; *x->cycles < x->opt->max_cycles && !g_signal;) {
+                bool end = (*x->cycle)();   // counts the cycle
+                if (g_mismatch) return (int)KTPU_GDB_FAILED;
+                if (end) {
+                    *st = *x->bad_exit_be ? kExitHarness : *x->status;
+                    return (int)KTPU_GDB_EXITED;
+                }
+                if (g_checked != before) return (int)KTPU_GDB_RAN;
+            }
+            return (int)KTPU_GDB_FAILED;   // the cycle limit or a signal: reported after the run
+        },
+    };
+    int st = 0, detached = 0;
+    int r = ktpu_gdb_serve(fd, &t, UINT64_MAX, &st, &detached);
+    close(fd);
+    if (r == KTPU_GDB_RAN && !detached) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "ktpu-sim: gdb: killed, or the connection closed, at pc 0x%08x\n", ktpu_iss_reg(g_iss, 32));
+        return true;
+    }
+    return false;
 }
 
 }  // namespace
@@ -862,7 +909,9 @@ int main(int argc, char **argv)
     auto wall0 = std::chrono::steady_clock::now();
     ClusterHold hold(opt.hold_pct, opt.seed, opt.hold_only < 0 ? ~0u : 1u << opt.hold_only);
     install_signals();
-    while (cycles < opt.max_cycles && !g_signal) {
+    // One clock cycle of the run: true when the run ends (SIM_EXIT, a
+    // lockstep mismatch).
+    auto cycle = [&]() -> bool {
         if (opt.hold_pct) top->cl_hold_i = hold.next();
         serial();
         cycles++;
@@ -880,11 +929,11 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "ktpu-sim: mailbox: unknown command %u\n", top->mbox_cmd_o);
             }
         }
-        if (g_mismatch) break;
+        if (g_mismatch) return true;
         if (top->sim_exit_valid_o) {
-            if (top->sim_exit_be_o != 0xFu) { bad_exit_be = top->sim_exit_be_o; break; }
-            status = (int)top->sim_exit_code_o;
-            break;
+            if (top->sim_exit_be_o != 0xFu) bad_exit_be = top->sim_exit_be_o;
+            else status = (int)top->sim_exit_code_o;
+            return true;
         }
         if (opt.progress_s && (cycles & 0xFFFF) == 0) {
             std::time_t now = std::time(nullptr);
@@ -898,7 +947,12 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "\n");
             }
         }
-    }
+        return false;
+    };
+    bool gdb_killed = false;
+    if (opt.gdb_port >= 0) gdb_killed = gdb_rtl(opt, cycle, cycles, status, bad_exit_be);
+    while (status < 0 && !bad_exit_be && !g_mismatch && !gdb_killed && cycles < opt.max_cycles && !g_signal)
+        if (cycle()) break;
     // The bytes stored before SIM_EXIT are still on the line: let them out
     // (the program runs on meanwhile, as on a board; cycles stays at the exit).
     if (status >= 0 || bad_exit_be)
@@ -911,6 +965,7 @@ int main(int argc, char **argv)
     }
     top->final();
     if (g_signal) return stopped(cycles, ktpu_rvfi_retired(), opt.trace);
+    if (gdb_killed) return kExitCheck;
     if (opt.stats)
         std::fprintf(stderr, "ktpu-sim: %" PRIu64 " cycles, %" PRIu64 " instructions retired, CPI %.3f\n",
                      cycles, ktpu_rvfi_retired(),
