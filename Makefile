@@ -84,13 +84,17 @@ REF_LIB      := $(BUILD)/host/libktpuref.a
 # DSP48E2: the repository's model by default. DSP48E2_MODEL=/path/DSP48E2.v
 # rebuilds every bench against the vendor's simulation model instead (with its
 # glbl.v, found beside it unless GLBL= says otherwise); those builds go to a
-# separate directory so the two never mix. KTPU_GLBL tells a bench top to
+# separate directory so the two never mix. The model is read through a
+# private copy with exact, counted edits that Verilator needs
+# (scripts/dsp/vendor_prep.sh; docs/dsp.md). KTPU_GLBL tells a bench top to
 # instantiate `glbl glbl ();`, which the vendor model reaches as glbl.GSR.
 ifdef DSP48E2_MODEL
 GLBL           ?= $(dir $(DSP48E2_MODEL))glbl.v
-DSP48E2_SRCS   := $(DSP48E2_MODEL) $(GLBL)
+DSP48E2_SRCS   := $(BUILD)/vendor/DSP48E2.v $(BUILD)/vendor/glbl.v
 DSP48E2_VFLAGS := --timing -Wno-fatal +define+KTPU_GLBL
 VL_DIR         := $(BUILD)/vl-vendor
+$(DSP48E2_SRCS) &: $(DSP48E2_MODEL) $(GLBL) scripts/dsp/vendor_prep.sh
+	scripts/dsp/vendor_prep.sh $(DSP48E2_MODEL) $(GLBL) $(BUILD)/vendor
 else
 DSP48E2_SRCS   := rtl/dsp/DSP48E2.sv
 DSP48E2_VFLAGS :=

@@ -44,3 +44,8 @@ $(eval $(call verilate,dsp_cfg,tb_dsp_cfg,$(call rtl_srcs,dsp48e2) tests/dsp/tb_
 TESTS += dsp_cfg
 TEST_CMD.dsp_cfg := $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg 1 20000
 TEST_DEPS += $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg
+
+# scripts/dsp/vendor_prep.sh (what DSP48E2_MODEL=... builds through) on the
+# vendor model's forms.
+TESTS += dsp_vendor_prep
+TEST_CMD.dsp_vendor_prep := tests/dsp/check_vendor_prep.sh
