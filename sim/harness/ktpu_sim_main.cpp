@@ -79,7 +79,8 @@ const char *kUsage =
     "  --seed N           seed of the random initial register values and of\n"
     "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
-    "  --lockstep         check every retired instruction against the C model\n"    "  --gdb PORT         wait for gdb on localhost:PORT (0: any free port, printed)\n"
+    "  --lockstep         check every retired instruction against the C model\n"
+    "  --gdb PORT         wait for gdb on localhost:PORT (0: any free port, printed)\n"
     "                     and let it drive the run (registers, memory, breakpoints,\n"
     "                     step, continue, Ctrl-C); on the RTL it implies --lockstep\n"
     "                     and registers and memory are read-only:\n"
@@ -434,6 +435,32 @@ void install_signals()
     sigaction(SIGTERM, &sa, nullptr);
 }
 
+// The --progress line, on the RTL and on --iss alike: at most every
+// `seconds` of host time, the clock looked at once per 65,536 cycles.
+class Progress {
+public:
+    explicit Progress(uint64_t seconds) : seconds_(seconds) {}
+    bool due(uint64_t cycles)
+    {
+        if (!seconds_ || (cycles & 0xFFFF)) return false;
+        std::time_t now = std::time(nullptr);
+        if (now - last_ < (std::time_t)seconds_) return false;
+        last_ = now;
+        return true;
+    }
+    void print(uint64_t cycles, uint64_t retired, const char *more)
+    {
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        std::fprintf(stderr, "ktpu-sim: progress: %" PRIu64 " cycles (%.0f/s), %" PRIu64 " instructions retired%s\n",
+                     cycles, s > 0 ? (double)cycles / s : 0.0, retired, more);
+    }
+
+private:
+    uint64_t seconds_;
+    std::time_t last_ = std::time(nullptr);
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 // "stopped by SIGINT at cycle N (...)": status 130 or 143
 int stopped(uint64_t cycles, uint64_t retired, const char *trace)
 {
@@ -536,7 +563,7 @@ int run_iss(const Options &opt)
     }
     install_signals();
     auto wall0 = std::chrono::steady_clock::now();
-    std::time_t last_progress = std::time(nullptr);
+    Progress progress(opt.progress_s);
     uint64_t cycles = ktpu_iss_cycles(iss);
     while (cycles < opt.max_cycles && !plat.exited && !g_signal) {
         if (ktpu_iss_step(iss, err, sizeof err)) {
@@ -545,11 +572,7 @@ int run_iss(const Options &opt)
             return kExitHarness;
         }
         cycles = ktpu_iss_cycles(iss);
-        if (opt.progress_s && (cycles & 0xFFFFF) == 0 && std::time(nullptr) - last_progress >= (std::time_t)opt.progress_s) {
-            last_progress = std::time(nullptr);
-            std::fprintf(stderr, "ktpu-sim: progress: %" PRIu64 " cycles, %" PRIu64 " instructions retired (--iss)\n",
-                         cycles, ktpu_iss_retired(iss));
-        }
+        if (progress.due(cycles)) progress.print(cycles, ktpu_iss_retired(iss), " (--iss)");
     }
     std::fflush(stdout);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -905,7 +928,7 @@ int main(int argc, char **argv)
             uart.tx((uint8_t)b);
         }
     };
-    std::time_t last_progress = std::time(nullptr);
+    Progress progress(opt.progress_s);
     auto wall0 = std::chrono::steady_clock::now();
     ClusterHold hold(opt.hold_pct, opt.seed, opt.hold_only < 0 ? ~0u : 1u << opt.hold_only);
     install_signals();
@@ -935,17 +958,10 @@ int main(int argc, char **argv)
             else status = (int)top->sim_exit_code_o;
             return true;
         }
-        if (opt.progress_s && (cycles & 0xFFFF) == 0) {
-            std::time_t now = std::time(nullptr);
-            if (now - last_progress >= (std::time_t)opt.progress_s) {
-                last_progress = now;
-                double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-                std::fprintf(stderr, "ktpu-sim: progress: %" PRIu64 " cycles (%.0f/s), %" PRIu64
-                             " instructions retired", cycles, s > 0 ? (double)cycles / s : 0.0,
-                             ktpu_rvfi_retired());
-                if (opt.gemm()) std::fprintf(stderr, ", %u tiles checked (%u failed)", job.tiles, job.tiles_failed);
-                std::fprintf(stderr, "\n");
-            }
+        if (progress.due(cycles)) {
+            char more[64] = "";
+            if (opt.gemm()) std::snprintf(more, sizeof more, ", %u tiles checked (%u failed)", job.tiles, job.tiles_failed);
+            progress.print(cycles, ktpu_rvfi_retired(), more);
         }
         return false;
     };
