@@ -246,8 +246,11 @@ module DSP48E2 #(
     else if (CEC) c_q <= C;
   end
   // INMODE[0]/[4] pick A1/B1 instead of A2/B2; only meaningful with two stages.
+  // The ALU's A:B (X = 11) is always the second stage (UG579 fig. 2-1).
   wire [29:0] a_mux = (AREG == 0) ? A : ((AREG == 2 && inmode[0]) ? a1_q : a2_q);
   wire [17:0] b_mux = (BREG == 0) ? B : ((BREG == 2 && inmode[4]) ? b1_q : b2_q);
+  wire [29:0] a_alu = (AREG == 0) ? A : a2_q;
+  wire [17:0] b_alu = (BREG == 0) ? B : b2_q;
   wire [26:0] d_mux = (DREG == 1) ? d_q : D;
   wire [47:0] c_mux = (CREG == 1) ? c_q : C;
   assign ACOUT = (AREG == 2 && ACASCREG == 1) ? a1_q : ((AREG == 0) ? A : a2_q);
@@ -286,7 +289,7 @@ module DSP48E2 #(
       2'b00:   x_v = 48'd0;
       2'b01:   x_v = m_mux;
       2'b10:   x_v = p_mux;
-      default: x_v = {a_mux, b_mux};
+      default: x_v = {a_alu, b_alu};
     endcase
     unique case (opmode[3:2])
       2'b00:   y_v = 48'd0;

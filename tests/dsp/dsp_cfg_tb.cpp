@@ -56,8 +56,12 @@ struct Dsp {
         u64 m_mux = k.mreg ? m : prod;
         u64 c_mux = k.creg ? c : in.c;
         u64 x = 0, y = 0, z = 0, w = 0;
+        // A:B on X is the ALU's A and B, the second register (or the
+        // input): INMODE[0]/[4] pick A1/B1 only for the pre-adder and the
+        // multiplier (UG579 fig. 2-1; the vendor model's A_ALU/B_ALU)
+        u64 a_alu = k.areg == 0 ? in.a : a2, b_alu = k.breg == 0 ? in.b : b2;
         switch (op & 3) { case 1: x = m_mux; break; case 2: x = p; break;
-                          case 3: x = ((a_mux & M30) << 18) | (b_mux & M18); break; }
+                          case 3: x = ((a_alu & M30) << 18) | (b_alu & M18); break; }
         switch ((op >> 2) & 3) { case 2: y = M48; break; case 3: y = c_mux; break; }
         switch ((op >> 4) & 7) { case 1: z = in.pcin; break; case 2: z = p; break; case 3: z = c_mux; break; }
         switch ((op >> 7) & 3) { case 1: w = p; break; case 2: w = 0x00005a5a1234ull; break; case 3: w = c_mux; break; }
