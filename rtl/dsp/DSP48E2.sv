@@ -245,9 +245,10 @@ module DSP48E2 #(
     if (RSTC) c_q <= 48'd0;
     else if (CEC) c_q <= C;
   end
-  // INMODE[0]/[4] pick A1/B1 instead of A2/B2; only meaningful with two stages.
-  // The ALU's A:B (X = 11) is always the second stage (UG579 fig. 2-1).
-  wire [29:0] a_mux = (AREG == 0) ? A : ((AREG == 2 && inmode[0]) ? a1_q : a2_q);
+  // INMODE[0]/[4] pick A1/B1 instead of A2/B2 for the pre-adder and the
+  // multiplier (27 bits of A); only meaningful with two stages. The ALU's
+  // A:B (X = 11) is always the second stage (UG579 fig. 2-1).
+  wire [26:0] a_mux = (AREG == 0) ? A[26:0] : ((AREG == 2 && inmode[0]) ? a1_q[26:0] : a2_q[26:0]);
   wire [17:0] b_mux = (BREG == 0) ? B : ((BREG == 2 && inmode[4]) ? b1_q : b2_q);
   wire [29:0] a_alu = (AREG == 0) ? A : a2_q;
   wire [17:0] b_alu = (BREG == 0) ? B : b2_q;
@@ -258,7 +259,7 @@ module DSP48E2 #(
 
   // ---- pre-adder (27 bit, wraps like the silicon) and AD register ----------
   // INMODE[1] gates A off, INMODE[2] gates D on, INMODE[3] subtracts A.
-  wire [26:0] pre_a = inmode[1] ? 27'd0 : a_mux[26:0];
+  wire [26:0] pre_a = inmode[1] ? 27'd0 : a_mux;
   wire [26:0] pre_d = inmode[2] ? d_mux : 27'd0;
   wire [26:0] ad    = inmode[3] ? (pre_d - pre_a) : (pre_d + pre_a);
   logic [26:0] ad_q;
@@ -269,7 +270,7 @@ module DSP48E2 #(
   wire [26:0] ad_mux = (ADREG == 1) ? ad_q : ad;
 
   // ---- 27 x 18 signed multiplier and M register -----------------------------
-  wire [26:0] mul_a = AMultAd ? ad_mux : a_mux[26:0];
+  wire [26:0] mul_a = AMultAd ? ad_mux : a_mux;
   wire signed [44:0] mul = $signed(mul_a) * $signed(b_mux);
   logic [47:0] m_q;
   always_ff @(posedge CLK) begin
