@@ -80,7 +80,7 @@ module ktpu_fpga_top #(
     .mem_rsp_tag_i(rsp_tag[8 +: 8]),
     .mem_win_base_i(32'd0), .mem_win_limit_i(32'(1 << DramBits)),
     .mem_win_err_o(), .mem_bad_req_o(), .mem_nonfinite_o(), .stray_rq_o(), .stray_rs_o(),
-    .cl_hold_i(14'd0)
+    .cl_hold_i(14'd0), .cl_act_o()
   );
   /* verilator lint_on PINCONNECTEMPTY */
 

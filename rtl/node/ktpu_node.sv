@@ -63,7 +63,11 @@ module ktpu_node #(
   input  wire  [287:0] rs_in_flit_i,
   output logic         rs_out_valid_o,   // response plane, node -> mesh
   input  wire          rs_out_ready_i,
-  output logic [287:0] rs_out_flit_o
+  output logic [287:0] rs_out_flit_o,
+  // what the STATUS counters count this cycle, bit CD_<counter>_WORD - 1
+  // (fill, sweep, drain, idle, starved, back-pressured): the per-cycle view
+  // behind them (ktpu-sim --timeline); nothing reads it on a board
+  output logic [5:0]   act_o
 );
   localparam int unsigned L1W = $clog2(L1Depth);
   localparam int unsigned TW  = $clog2(AccDepth);
@@ -684,20 +688,31 @@ module ktpu_node #(
   end
 
   // counters and sticky flags
+  localparam int ActFill = ktpu_pkg::CD_FILL_WORD - 1, ActSweep = ktpu_pkg::CD_SWEEP_WORD - 1,
+                 ActDrain = ktpu_pkg::CD_DRAIN_WORD - 1, ActIdle = ktpu_pkg::CD_IDLE_WORD - 1,
+                 ActStarved = ktpu_pkg::CD_STARVED_WORD - 1, ActBp = ktpu_pkg::CD_BP_WORD - 1;
+  always_comb begin
+    act_o = '0;
+    act_o[ActFill]    = fills_out != '0;
+    act_o[ActSweep]   = sweep_q && !seq_starved;
+    act_o[ActDrain]   = dr_busy || pout_v || pk_left_q != '0;
+    act_o[ActIdle]    = iq_empty && quiet;
+    act_o[ActStarved] = starving;
+    act_o[ActBp]      = (rq_out_valid_o && !rq_out_ready_i) || (rs_out_valid_o && !rs_out_ready_i) ||
+                        (seq_stall && cmd_valid && !cmd_ready);
+  end
   always_ff @(posedge clk_i) begin
     if (rst_i || stat_clear) begin
       c_fill_q <= '0; c_sweep_q <= '0; c_drain_q <= '0; c_idle_q <= '0;
       c_starve_q <= '0; c_bp_q <= '0; c_err_q <= '0; c_pad_q <= '0;
       nf_q <= 1'b0; wrerr_q <= 1'b0; stray_q <= 1'b0;
     end else begin
-      c_fill_q   <= inc(c_fill_q, fills_out != '0);
-      c_sweep_q  <= inc(c_sweep_q, sweep_q && !seq_starved);
-      c_drain_q  <= inc(c_drain_q, dr_busy || pout_v || pk_left_q != '0);
-      c_idle_q   <= inc(c_idle_q, iq_empty && quiet);
-      c_starve_q <= inc(c_starve_q, starving);
-      c_bp_q     <= inc(c_bp_q, (rq_out_valid_o && !rq_out_ready_i) ||
-                                (rs_out_valid_o && !rs_out_ready_i) ||
-                                (seq_stall && cmd_valid && !cmd_ready));
+      c_fill_q   <= inc(c_fill_q, act_o[ActFill]);
+      c_sweep_q  <= inc(c_sweep_q, act_o[ActSweep]);
+      c_drain_q  <= inc(c_drain_q, act_o[ActDrain]);
+      c_idle_q   <= inc(c_idle_q, act_o[ActIdle]);
+      c_starve_q <= inc(c_starve_q, act_o[ActStarved]);
+      c_bp_q     <= inc(c_bp_q, act_o[ActBp]);
       if (post_err && c_err_q != 16'hFFFF) c_err_q <= c_err_q + 16'd1;
       if (seq_pad && c_pad_q != 10'h3FF) c_pad_q <= c_pad_q + 10'd1;
       if (data_in && rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) nf_q <= 1'b1;

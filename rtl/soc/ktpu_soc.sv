@@ -93,7 +93,10 @@ module ktpu_soc #(
   output logic [31:0]                  stray_rs_o,
   // test hook: while bit c is set, cluster c's four mesh links move nothing
   // (co-simulation stress, tests/soc/regress_gemm.sh); tie to 0 on a board
-  input  wire logic [13:0]             cl_hold_i
+  input  wire logic [13:0]             cl_hold_i,
+  // cluster c's activity bits (ktpu_node act_o) at [6c +: 6], for a
+  // co-simulation timeline; leave open on a board
+  output logic [14*6-1:0]              cl_act_o
 );
   localparam int CpuX = ktpu_pkg::NODE_CPU_X, CpuY = ktpu_pkg::NODE_CPU_Y;
   localparam int MemX = ktpu_pkg::NODE_MEM_X, MemY = ktpu_pkg::NODE_MEM_Y;
@@ -206,6 +209,9 @@ module ktpu_soc #(
   end
 
   // ---------------------------------------------------------------- places
+  for (genvar c = Clusters; c < 14; c++) begin : gen_no_act
+    assign cl_act_o[6*c +: 6] = '0;
+  end
   for (genvar n = 0; n < N; n++) begin : gen_node
     localparam logic [3:0] Kind = Kinds[4*n +: 4];
     if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
@@ -224,7 +230,8 @@ module ktpu_soc #(
         .rq_in_valid_i(rq_out_v[n] && !hold), .rq_in_ready_o(n_rq_in_r), .rq_in_flit_i(rq_out_f[F*n +: F]),
         .rq_out_valid_o(n_rq_out_v), .rq_out_ready_i(rq_in_r[n] && !hold), .rq_out_flit_o(rq_in_f[F*n +: F]),
         .rs_in_valid_i(rs_out_v[n] && !hold), .rs_in_ready_o(n_rs_in_r), .rs_in_flit_i(rs_out_f[F*n +: F]),
-        .rs_out_valid_o(n_rs_out_v), .rs_out_ready_i(rs_in_r[n] && !hold), .rs_out_flit_o(rs_in_f[F*n +: F]));
+        .rs_out_valid_o(n_rs_out_v), .rs_out_ready_i(rs_in_r[n] && !hold), .rs_out_flit_o(rs_in_f[F*n +: F]),
+        .act_o(cl_act_o[6*C +: 6]));
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
       localparam int P = n == Mem1N ? 1 : 0;   // which agent, which DRAM port
       localparam int A = DramAddrBits;

@@ -13,6 +13,8 @@
 #define EM_RISCV 243u
 #define PT_LOAD 1u
 #define ET_EXEC 2u
+#define SHT_SYMTAB 2u
+#define STT_FUNC 2u
 
 static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t rd32(const uint8_t *p)
@@ -99,4 +101,66 @@ int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n
     int rc = ktpu_elf_load_mem(img, size, regions, n_regions, entry, err, err_len);
     free(img);
     return rc;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+    const struct ktpu_elf_func *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int ktpu_elf_functions(const char *path, struct ktpu_elf_func **out, char *err, size_t err_len)
+{
+    uint8_t *img;
+    size_t size;
+    char ierr[KTPU_IN_ERR_LEN];
+    *out = NULL;
+    if (ktpu_in_read(path, KTPU_ELF_MAX_BYTES, &img, &size, ierr) != 0) return fail(err, err_len, "%s", ierr);
+    const char *why = NULL;
+    int n = 0;
+    if (size < 52 || memcmp(img, "\177ELF", 4) != 0 || img[4] != 1 || img[5] != 1) {
+        why = "not a 32-bit little-endian ELF file";
+        goto done;
+    }
+    uint32_t shoff = rd32(img + 32), shentsize = rd16(img + 46), shnum = rd16(img + 48);
+    if (shnum && (shentsize < 40 || (uint64_t)shoff + (uint64_t)shnum * shentsize > (uint64_t)size)) {
+        why = "section header table outside the file";
+        goto done;
+    }
+    for (uint32_t i = 0; i < shnum; i++) {
+        const uint8_t *sh = img + shoff + i * shentsize;
+        if (rd32(sh + 4) != SHT_SYMTAB) continue;
+        uint32_t off = rd32(sh + 16), bytes = rd32(sh + 20), link = rd32(sh + 24);
+        const uint8_t *strh = img + shoff + (link < shnum ? link : 0) * shentsize;
+        uint32_t stroff = rd32(strh + 16), strbytes = rd32(strh + 20);
+        if ((uint64_t)off + bytes > size || link >= shnum || (uint64_t)stroff + strbytes > size) {
+            why = "symbol table or its strings outside the file";
+            goto done;
+        }
+        uint32_t nsym = bytes / 16;
+        /* one block: the array, then a copy of the string table */
+        struct ktpu_elf_func *f = malloc((size_t)nsym * sizeof *f + strbytes + 1);
+        if (!f) {
+            why = "out of memory";
+            goto done;
+        }
+        char *names = (char *)(f + nsym);
+        memcpy(names, img + stroff, strbytes);
+        names[strbytes] = 0;   /* a name cut off at the table's end still ends */
+        for (uint32_t k = 0; k < nsym; k++) {
+            const uint8_t *st = img + off + 16 * k;
+            uint32_t name = rd32(st), sz = rd32(st + 8);
+            if ((st[12] & 15u) != STT_FUNC || !sz || name >= strbytes) continue;
+            f[n].addr = rd32(st + 4);
+            f[n].size = sz;
+            f[n].name = names + name;
+            n++;
+        }
+        qsort(f, (size_t)n, sizeof *f, by_addr);
+        *out = f;
+        break;
+    }
+done:
+    free(img);
+    return why ? fail(err, err_len, "%s", why) : n;
 }

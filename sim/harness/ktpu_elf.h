@@ -50,6 +50,16 @@ int ktpu_elf_segments(const uint8_t *img, size_t size, const struct ktpu_elf_reg
 int ktpu_elf_load_mem(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions,
                       int n_regions, uint32_t *entry, char *err, size_t err_len);
 
+/* An executable's functions (symbols of type STT_FUNC with a size), sorted
+ * by address: *out is one malloc'd block (the caller frees it) holding the
+ * array and the names it points to. Returns their number (0 for a stripped
+ * file), or -1 with a one-line reason in err. */
+struct ktpu_elf_func {
+    uint32_t addr, size;
+    const char *name;
+};
+int ktpu_elf_functions(const char *path, struct ktpu_elf_func **out, char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

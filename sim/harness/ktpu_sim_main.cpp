@@ -36,315 +36,21 @@ extern "C" {
 #include "ktpu_rvfi.h"
 }
 #include "ktpu_serial.h"
+#include "ktpu_sim_opts.h"
+#include "ktpu_timeline.h"
 #include "ktpu_version.h"
 
 #ifndef KTPU_SIM_MEM_PORTS
 #define KTPU_SIM_MEM_PORTS 1   // memory agents (DRAM ports besides the CPU's); ktpu-sim-4 has 2
 #endif
 
+using namespace ktpu_sim;
+
 namespace {
 
-// ~15 min of host time at ~55k cycles/s: CoreMark-sized programs (16M) run
-// to the end with the default, and --progress shows a runaway one running
-const uint64_t kDefaultMaxCycles = 50000000;
 // The waveform's clock: the FPGA build's default (fpga/block.mk
 // FPGA_CLK_HZ, 100 MHz), so a viewer's time axis reads as on the board.
 const uint64_t kClockPeriodPs = 10000;
-// always handed to the DRAM model (+ktpu_dram_latency), so the report's figure is the model's
-const long kDefaultDramLatency = 64;
-const int kExitTimeout = 124, kExitHarness = 125, kExitLockstep = 126;
-const int kExitCheck = 1, kExitJob = 2;
-const uint64_t kMachines[] = {1, 2, 4};   // --clusters: the machines built (ktpu-sim-N)
-const uint64_t kMaxClusters = 4;
-
-const char *kUsage =
-    "usage: ktpu-sim [options] PROGRAM.elf\n"
-    "       ktpu-sim [options] --gemm A.npy BT.npy -o C.npy\n"
-    "       ktpu-sim [options] --gemm-gen MxKxN [--dist D] [-o C.npy]\n"
-    "       ktpu-sim [options] --boot [--uart-in IMAGE | --uart-pty FILE]\n"
-    "Runs PROGRAM on the simulated KohakuTPU SoC (RV32IM CPU, 128 KiB RAM at 0,\n"
-    "MMIO at 0x10000000, DRAM at 0x80000000, the mesh with the memory agent and\n"
-    "the clusters) from reset. UART output goes to stdout; the exit status is the\n"
-    "one the program writes to SIM_EXIT.\n"
-    "\n"
-    "options:\n"
-    "  --max-cycles N     stop after N cycles with a time-out (default 50000000)\n"
-    "  --trace FILE       write an FST waveform to FILE (one cycle = 10 ns, the\n"
-    "                     FPGA build's 100 MHz clock)\n"
-    "  --trace-from N     ... starting at cycle N (default 0: from reset)\n"
-    "  --trace-to N       ... ending after cycle N (default: the end of the run)\n"
-    "  --trace-depth D    ... D levels of the hierarchy below the top (default all)\n"
-    "  --progress S       a progress line on stderr every S seconds of host time\n"
-    "                     (cycles, cycles/s, instructions; default 10, 0: none)\n"
-    "  --seed N           seed of the random initial register values and of\n"
-    "                     --gemm-gen operands (default 1)\n"
-    "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
-    "  --lockstep         check every retired instruction against the C model\n"
-    "  --gdb PORT         wait for gdb on localhost:PORT (0: any free port, printed)\n"
-    "                     and let it drive the run (registers, memory, breakpoints,\n"
-    "                     step, continue, Ctrl-C); on the RTL it implies --lockstep\n"
-    "                     and registers and memory are read-only:\n"
-    "                     gdb-multiarch PROGRAM.elf -ex 'target remote :PORT'\n"
-    "  --iss              run PROGRAM on the C instruction-set model alone, not the\n"
-    "                     RTL (millions of instructions a second): the CPU, RAM,\n"
-    "                     DRAM, UART, timer and mailbox, one cycle per instruction;\n"
-    "                     an access to the clusters' mesh port or the accelerator's\n"
-    "                     registers ends the run, named (status 125)\n"
-    "  --uart-in FILE     bytes fed to the UART receiver, in order, as it takes them\n"
-    "  --uart-pty FILE    bridge the UART to a new pseudo-terminal, whose path is\n"
-    "                     written to FILE (for ktpu-upload --port); the clock\n"
-    "                     starts when its first byte arrives (at most 60 s);\n"
-    "                     UART output goes to the terminal and to stdout\n"
-    "  --boot             run the boot image instead of a program: the UART\n"
-    "                     bootloader and the built-in firmware under it\n"
-    "                     (fw/ktpu_boot.elf, fw/ktpu_gemm_resident.elf beside this\n"
-    "                     program, SPEC 9.1, docs/boot.md); with --gemm or\n"
-    "                     --gemm-gen the built-in firmware then runs the GEMM\n"
-    "  --stats            print cycles, instructions and CPI to stderr at the end\n"
-    "  --clusters N       run the machine with N clusters: 1, 2 (this default) or 4\n"
-    "                     (1 and 2: one memory agent; 4: two, each with its own DRAM\n"
-    "                     port, the upper half of DRAM served by the second)\n"
-    "                     (runs the sibling build ktpu-sim-N beside this program)\n"
-    "  --mem-window B,L   the memory agent's address window [B, L), bytes of DRAM\n"
-    "                     (default 0,16777216: all of it); firmware reads it back\n"
-    "                     from MEM_WIN_BASE/LIMIT\n"
-    "  --cluster-hold P   stress: each cluster's mesh links are held (nothing moves)\n"
-    "                     for about P% of the cycles, in stretches of 1..256 cycles\n"
-    "                     drawn from --seed (0..90, default 0)\n"
-    "  --hold-only C      with --cluster-hold: hold cluster C only (the others run\n"
-    "                     ahead of it)\n"
-    "  --help             this text\n"
-    "  --version          the build's version (git describe)\n"
-    "Options take their value as --opt VALUE or --opt=VALUE; plusargs (+name) are\n"
-    "refused (the model's are set through the options above).\n"
-    "Numbers are decimal digits only (no sign, blanks, 0x or octal: 010 is ten)\n"
-    "and must be in the option's range, else status 125 with the option named.\n"
-    "A value that should be a file name may not begin with '-' (-o --stats is\n"
-    "refused; write ./--stats).\n"
-    "\n"
-    "GEMM (SPEC 2): the built-in GEMM firmware on A (M x K) and BT (N x K), .npy\n"
-    "as numpy writes them (FP16, float32 or float64 rounded to FP16 to nearest\n"
-    "even, either byte order, C or Fortran order); C (M x N, FP16, C order) is\n"
-    "written to C.npy only if every check passed.\n"
-    "M and N are padded to multiples of 4, K to 32, with zeros (and trimmed).\n"
-    "Every C tile the firmware announces is compared bit for bit with the C\n"
-    "reference; at the end every element must be covered, the canaries around C\n"
-    "and the operands untouched. A report follows (tiles, cycles, MACs/cycle and\n"
-    "% of peak, per-cluster counters, DRAM beats, error against FP64 and the\n"
-    "exact MXFP7 product).\n"
-    "  --gemm A.npy BT.npy  operands from files\n"
-    "  --gemm-gen MxKxN   generated operands (from --seed and --dist)\n"
-    "  --dist D           normal (default), uniform, relu (A post-ReLU),\n"
-    "                     lowrank (A of rank 4), worst (full-scale blocks,\n"
-    "                     alternating signs, subnormals, per-block scales;\n"
-    "                     with --preq also elements at -64)\n"
-    "  --preq             store the operands pre-quantised (MXFP7, FMT_MX), by\n"
-    "                     the reference quantiser\n"
-    "  -o FILE            where C goes (needed with --gemm, optional with --gemm-gen)\n"
-    "  --firmware FILE    GEMM firmware (default fw/ktpu_gemm.elf beside this program)\n"
-    "  --use-clusters N   ask the firmware to use N clusters (default all)\n"
-    "  --no-split-k       ask the firmware not to split K across clusters (JOB_FLAGS\n"
-    "                     NO_SPLIT; by default a C of fewer tiles than clusters is\n"
-    "                     split-K, checked in the planner's order: docs/gemm.md)\n"
-    "  --csv FILE         append one result row (shape, cycles, % of peak) to FILE\n"
-    "  --test-corrupt-ref R,C  flip the last bit of reference element C[R][C]\n"
-    "                     (shows the tile check failing)\n"
-    "M, K, N are 1..65536 each, and the job must fit the simulated DRAM (16 MiB);\n"
-    "both are checked before anything is generated or read into memory.\n"
-    "\n"
-    "Files: inputs (PROGRAM, A.npy, BT.npy, --firmware) are read from regular\n"
-    "files only. Every output (-o, --csv, --trace) is opened before the\n"
-    "simulation starts, as a fresh temporary file beside it (mkstemp), and\n"
-    "renamed over it at the end (synced first); an existing output that is not\n"
-    "a regular file (a directory, device, FIFO or symbolic link) is refused.\n"
-    "A run that does not pass replaces no C.npy.\n"
-    "\n"
-    "exit status: the program's SIM_EXIT status; 124 time-out; 125 harness error\n"
-    "(bad option, input or output path, unloadable ELF, a SIM_EXIT store that is\n"
-    "not a 32-bit sw); 126 lockstep mismatch; 130, 143 stopped by SIGINT, SIGTERM\n"
-    "(the waveform is kept and the cycles are printed). With --gemm:\n"
-    "0 every check passed and the job is done; 1 a check failed (mismatch,\n"
-    "coverage, canary, flags); 2 the job reported an error (named) or ended with\n"
-    "numeric flags; 124, 125 as above.\n";
-
-struct Options {
-    const char *elf = nullptr, *trace = nullptr, *uart_in = nullptr, *uart_pty = nullptr;
-    bool boot = false;
-    uint64_t max_cycles = kDefaultMaxCycles;
-    uint64_t trace_from = 0, trace_to = UINT64_MAX, trace_depth = 99, progress_s = 10;
-    uint64_t seed = 1;
-    long dram_latency = kDefaultDramLatency;
-    uint64_t win[2] = {0, KTPU_DRAM_SIM_BYTES};   // --mem-window
-    unsigned hold_pct = 0;                         // --cluster-hold
-    long hold_only = -1;                           // --hold-only
-    bool lockstep = false, stats = false, version = false, iss = false;
-    long gdb_port = -1;   // --gdb PORT
-    // GEMM mode
-    const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
-    const char *gen = nullptr, *dist = "normal", *csv = nullptr;
-    uint64_t shape[3] = {0, 0, 0};   // --gemm-gen M, K, N
-    bool preq = false, no_split = false;
-    long clusters = -1, use_clusters = 0, corrupt_row = -1, corrupt_col = -1;
-    bool gemm() const { return gemm_a || gen; }
-};
-
-[[noreturn]] void die(const char *fmt, const char *arg)
-{
-    std::fprintf(stderr, "ktpu-sim: error: ");
-    std::fprintf(stderr, fmt, arg);
-    std::fprintf(stderr, "\n");
-    std::exit(kExitHarness);
-}
-
-// Every value from the command line goes through ktpu_arg (sim/ref).
-uint64_t num(const char *opt, const char *v, uint64_t lo, uint64_t hi)
-{
-    uint64_t x = 0;
-    char err[KTPU_ARG_ERR_LEN];
-    if (ktpu_arg_u64(opt, v, lo, hi, &x, err)) die("%s", err);
-    return x;
-}
-
-const char *file(const char *opt, const char *v)
-{
-    char err[KTPU_ARG_ERR_LEN];
-    if (ktpu_arg_file(opt, v, err)) die("%s", err);
-    return v;
-}
-
-Options parse(int argc, char **argv)
-{
-    Options o;
-    static const char *const flags[] = {"--help", "--version", "--boot", "--iss", "--lockstep", "--stats",
-                                        "--preq", "--no-split-k", nullptr};
-    char nerr[KTPU_ARG_ERR_LEN];
-    argv = ktpu_arg_normalise(&argc, argv, flags, nerr);
-    if (!argv) die("%s", nerr);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) {
-            std::fputs(kUsage, stdout);
-            std::exit(0);
-        } else if (!std::strcmp(a, "--version")) {
-            o.version = true;   // answered by the machine --clusters names
-        } else if (!std::strcmp(a, "--max-cycles")) {
-            o.max_cycles = num(a, v, 1, UINT64_MAX); i++;
-        } else if (!std::strcmp(a, "--trace")) {
-            o.trace = file(a, v); i++;
-        } else if (!std::strcmp(a, "--trace-from")) {
-            o.trace_from = num(a, v, 0, UINT64_MAX); i++;
-        } else if (!std::strcmp(a, "--trace-to")) {
-            o.trace_to = num(a, v, 0, UINT64_MAX); i++;
-        } else if (!std::strcmp(a, "--trace-depth")) {
-            o.trace_depth = num(a, v, 1, 99); i++;
-        } else if (!std::strcmp(a, "--progress")) {
-            o.progress_s = num(a, v, 0, 86400); i++;
-        } else if (!std::strcmp(a, "--seed")) {
-            o.seed = num(a, v, 0, UINT64_MAX); i++;
-        } else if (!std::strcmp(a, "--dram-latency")) {
-            o.dram_latency = (long)num(a, v, 1, 100000); i++;
-        } else if (!std::strcmp(a, "--uart-in")) {
-            o.uart_in = file(a, v); i++;
-        } else if (!std::strcmp(a, "--uart-pty")) {
-            o.uart_pty = file(a, v); i++;
-        } else if (!std::strcmp(a, "--boot")) {
-            o.boot = true;
-        } else if (!std::strcmp(a, "--gdb")) {
-            o.gdb_port = (long)num(a, v, 0, 65535); i++;
-        } else if (!std::strcmp(a, "--iss")) {
-            o.iss = true;
-        } else if (!std::strcmp(a, "--lockstep")) {
-            o.lockstep = true;
-        } else if (!std::strcmp(a, "--stats")) {
-            o.stats = true;
-        } else if (!std::strcmp(a, "--gemm")) {
-            o.gemm_a = file(a, v);
-            if (i + 2 >= argc) die("%s needs two files: A.npy BT.npy", a);
-            o.gemm_b = file(a, argv[i + 2]); i += 2;
-        } else if (!std::strcmp(a, "--gemm-gen")) {
-            static const char *const names[3] = {"M", "K", "N"};
-            char err[KTPU_ARG_ERR_LEN];
-            if (ktpu_arg_tuple(a, v, 'x', "MxKxN, e.g. 64x128x64", names, 3, 1, KTPU_GEMM_MAX_DIM,
-                               o.shape, err))
-                die("%s", err);
-            o.gen = v; i++;
-        } else if (!std::strcmp(a, "--dist")) {
-            if (!v) die("%s needs a distribution", a);
-            o.dist = v; i++;
-        } else if (!std::strcmp(a, "-o")) {
-            o.out_c = file(a, v); i++;
-        } else if (!std::strcmp(a, "--firmware")) {
-            o.firmware = file(a, v); i++;
-        } else if (!std::strcmp(a, "--csv")) {
-            o.csv = file(a, v); i++;
-        } else if (!std::strcmp(a, "--preq")) {
-            o.preq = true;
-        } else if (!std::strcmp(a, "--no-split-k")) {
-            o.no_split = true;
-        } else if (!std::strcmp(a, "--clusters")) {
-            uint64_t c = 0;
-            char err[KTPU_ARG_ERR_LEN];
-            if (ktpu_arg_one_of(a, v, kMachines, 3, &c, err)) die("%s", err);
-            o.clusters = (long)c; i++;
-        } else if (!std::strcmp(a, "--use-clusters")) {
-            o.use_clusters = (long)num(a, v, 1, kMaxClusters); i++;
-        } else if (!std::strcmp(a, "--mem-window")) {
-            static const char *const names[2] = {"BASE", "LIMIT"};
-            char err[KTPU_ARG_ERR_LEN];
-            if (ktpu_arg_tuple(a, v, ',', "BASE,LIMIT", names, 2, 0, KTPU_DRAM_SIM_BYTES, o.win, err))
-                die("%s", err);
-            if (o.win[0] >= o.win[1]) die("--mem-window %s: BASE must be below LIMIT", v);
-            i++;
-        } else if (!std::strcmp(a, "--cluster-hold")) {
-            o.hold_pct = (unsigned)num(a, v, 0, 90); i++;
-        } else if (!std::strcmp(a, "--hold-only")) {
-            o.hold_only = (long)num(a, v, 0, KTPU_SIM_CLUSTERS - 1); i++;
-        } else if (!std::strcmp(a, "--test-corrupt-ref")) {
-            static const char *const names[2] = {"ROW", "COL"};
-            uint64_t rc[2];
-            char err[KTPU_ARG_ERR_LEN];
-            if (ktpu_arg_tuple(a, v, ',', "ROW,COL", names, 2, 0, KTPU_GEMM_MAX_DIM - 1, rc, err))
-                die("%s", err);
-            o.corrupt_row = (long)rc[0]; o.corrupt_col = (long)rc[1]; i++;
-        } else if (a[0] == '-' && a[1]) {
-            die("unknown option %s (see --help)", a);
-        } else if (a[0] == '+') {
-            // a simulator plusarg (+trace): not an option here, and not a program
-            char q[KTPU_ARG_QUOTE_LEN];
-            die("'%s' is a plusarg: ktpu-sim takes --options (see --help; write ./+name for a file of "
-                "that name)", ktpu_arg_quote(q, a));
-        } else if (o.elf) {
-            die("more than one program given: %s", a);
-        } else {
-            o.elf = a;
-        }
-    }
-    if (o.version) return o;
-    if (o.gemm_a && o.gen) die("%s", "--gemm and --gemm-gen exclude each other");
-    if (o.uart_in && o.uart_pty) die("%s", "--uart-in and --uart-pty exclude each other");
-    if (!o.trace && (o.trace_from || o.trace_to != UINT64_MAX || o.trace_depth != 99))
-        die("%s", "--trace-from, --trace-to and --trace-depth need --trace FILE");
-    if (o.trace_from > o.trace_to) die("%s", "--trace-from is after --trace-to");
-    if (o.gdb_port >= 0 && !o.iss) o.lockstep = true;   // the model beside the core is the debugger's view
-    if (o.iss && (o.gemm() || o.boot || o.lockstep || o.trace || o.uart_pty || o.clusters >= 0 || o.hold_pct ||
-                  o.dram_latency != kDefaultDramLatency || o.win[0] || o.win[1] != KTPU_DRAM_SIM_BYTES))
-        die("%s", "--iss runs a CPU-only program on the instruction-set model: it has no clusters, RTL, DRAM "
-                  "timing or waveform (--gemm, --boot, --lockstep, --trace, --uart-pty, --clusters, "
-                  "--cluster-hold, --dram-latency and --mem-window need the co-simulation)");
-    if (o.boot && o.elf) die("a program (%s) and --boot were both given: --boot runs the boot image", o.elf);
-    if (o.boot && o.firmware) die("%s", "--boot runs the boot image's built-in firmware: --firmware does not apply");
-    if (o.gemm()) {
-        if (o.elf) die("a program (%s) and a GEMM were both given: the GEMM runs the firmware of --firmware", o.elf);
-        if (o.gemm_a && !o.out_c) die("%s", "--gemm needs -o C.npy");
-    } else {
-        if (o.out_c || o.preq || o.firmware || o.csv || o.corrupt_row >= 0 || o.use_clusters || o.no_split)
-            die("%s", "-o, --preq, --firmware, --csv, --use-clusters, --no-split-k and --test-corrupt-ref need "
-                      "--gemm or --gemm-gen");
-        if (!o.elf && !o.boot) die("%s", "no program given (see --help)");
-    }
-    return o;
-}
 
 // ---- --cluster-hold: per cluster, stretches of 1..256 cycles, each held
 // with probability pct/100 (the host tools' random stream, from the seed) ----
@@ -597,7 +303,11 @@ ktpu_iss *g_iss = nullptr;
 bool g_mismatch = false;
 uint64_t g_checked = 0;
 
-void lockstep_sink(void *, const ktpu_rvfi *r)
+// --timeline: the run's cycle count, for the retirements it records
+ktpu_timeline *g_timeline = nullptr;
+const uint64_t *g_timeline_cycle = nullptr;
+
+void lockstep_check(const ktpu_rvfi *r)
 {
     if (g_mismatch) return;
     char msg[256];
@@ -607,6 +317,12 @@ void lockstep_sink(void *, const ktpu_rvfi *r)
                      msg);
         g_mismatch = true;
     }
+}
+
+void retire_sink(void *, const ktpu_rvfi *r)
+{
+    if (g_iss) lockstep_check(r);
+    if (g_timeline) ktpu_timeline_pc(g_timeline, *g_timeline_cycle, r->pc);
 }
 
 // The model's DRAM loads read the DRAM model (its DPI scope set here: the
@@ -753,12 +469,13 @@ int main(int argc, char **argv)
     // ---- every output opened before anything is generated or simulated ----
     // (ktpu_out: a temporary file beside each, committed at the end; one
     // still open at exit, e.g. after die(), is removed)
-    ktpu_out out_c{}, out_csv{}, out_trace{};
+    ktpu_out out_c{}, out_csv{}, out_trace{}, out_timeline{};
     char oerr[KTPU_OUT_ERR_LEN];
     if (opt.out_c && ktpu_out_open(&out_c, opt.out_c, oerr)) die("%s", oerr);
     if (opt.csv && ktpu_out_open(&out_csv, opt.csv, oerr)) die("%s", oerr);
     if (opt.trace && (ktpu_out_open(&out_trace, opt.trace, oerr) || ktpu_out_release(&out_trace, oerr)))
         die("%s", oerr);
+    if (opt.timeline && ktpu_out_open(&out_timeline, opt.timeline, oerr)) die("%s", oerr);
 
     // ---- the GEMM's operands: shape and DRAM fit first, then generated or read ----
     ktpu_gemm_job job;
@@ -839,6 +556,14 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "ktpu-sim: warning: %s: entry 0x%08x, but the CPU starts at 0x%08x\n",
                          p, (unsigned)entry, (unsigned)KTPU_RAM_BASE);
     }
+    if (opt.timeline) {
+        if (!(g_timeline = ktpu_timeline_new(out_timeline.f, kClusters))) die("%s", "out of memory");
+        for (const char *p : progs)
+            if (ktpu_timeline_add_elf(g_timeline, p, err, sizeof err)) {
+                std::fprintf(stderr, "ktpu-sim: error: --timeline: %s: %s\n", p, err);
+                return kExitHarness;
+            }
+    }
     if (!opt.elf) opt.elf = "the boot image";
     bool ram_loaded = false;
     for (uint32_t b = 0; b < KTPU_RAM_BYTES && !ram_loaded; b++) ram_loaded = ram->set[b];
@@ -860,8 +585,8 @@ int main(int argc, char **argv)
                 return kExitHarness;
             }
         ktpu_iss_set_dram(g_iss, lockstep_dram_read, nullptr);
-        ktpu_rvfi_set_sink(lockstep_sink, nullptr);
     }
+    if (g_iss || g_timeline) ktpu_rvfi_set_sink(retire_sink, nullptr);
 
     UartLink uart;
     if (opt.uart_in) uart.open_file(opt.uart_in);
@@ -910,6 +635,7 @@ int main(int argc, char **argv)
 
     // ---- run ----
     uint64_t cycles = 0;
+    g_timeline_cycle = &cycles;
     int status = -1;
     unsigned bad_exit_be = 0;   // lanes of a SIM_EXIT store that was not a sw
     if (opt.uart_pty) uart.wait_first(60);
@@ -938,6 +664,7 @@ int main(int argc, char **argv)
         if (opt.hold_pct) top->cl_hold_i = hold.next();
         serial();
         cycles++;
+        if (g_timeline) ktpu_timeline_cycle(g_timeline, cycles, top->cl_act_o.data());
         if (top->mbox_valid_o) {
             if (top->mbox_cmd_o == KTPU_MBOX_CMD_PRINT_WORD) {
                 std::fflush(stdout);
@@ -978,6 +705,16 @@ int main(int argc, char **argv)
         // the waveform is kept whatever the run's outcome: it is how a failure is read
         tfp->close();
         if (ktpu_out_commit(&out_trace, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
+    }
+    if (g_timeline) {   // kept whatever the outcome, as the waveform
+        long events = ktpu_timeline_end(g_timeline, cycles);
+        g_timeline = nullptr;
+        if (events < 0) {
+            std::fprintf(stderr, "ktpu-sim: error: writing %s failed\n", opt.timeline);
+            ktpu_out_abort(&out_timeline);
+        }
+        else if (ktpu_out_commit(&out_timeline, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
+        else std::fprintf(stderr, "ktpu-sim: timeline: %ld events in %s\n", events, opt.timeline);
     }
     top->final();
     if (g_signal) return stopped(cycles, ktpu_rvfi_retired(), opt.trace);

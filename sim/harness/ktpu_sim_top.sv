@@ -33,6 +33,7 @@ module ktpu_sim_top #(
   input  wire logic [31:0] mem_win_base_i,
   input  wire logic [31:0] mem_win_limit_i,
   input  wire logic [13:0] cl_hold_i,
+  output logic [14*6-1:0]  cl_act_o,      // cluster c's activity bits at [6c +: 6] (--timeline)
   // health and traffic, read by the harness at the end of a run
   output logic [31:0]      stray_rq_o,
   output logic [31:0]      stray_rs_o,
@@ -81,7 +82,7 @@ module ktpu_sim_top #(
     .mem_rsp_ready_o(rsp_ready[P-1:1]), .mem_rsp_rdata_i(rsp_rdata[P*256-1:256]),
     .mem_rsp_tag_i(rsp_tag[P*8-1:8]),
     .mem_win_base_i, .mem_win_limit_i,
-    .mem_win_err_o, .mem_bad_req_o, .mem_nonfinite_o, .stray_rq_o, .stray_rs_o, .cl_hold_i
+    .mem_win_err_o, .mem_bad_req_o, .mem_nonfinite_o, .stray_rq_o, .stray_rs_o, .cl_hold_i, .cl_act_o
   );
 
   // ---------------------------------------------------------------- AXI4

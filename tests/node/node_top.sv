@@ -67,12 +67,15 @@ module node_top #(
   for (genvar n = 0; n < N; n++) begin : gen_node
     localparam logic [3:0] Kind = Kinds[4*n +: 4];
     if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
+      /* verilator lint_off PINCONNECTEMPTY */
       ktpu_node #(.X(n % Width), .Y(n / Width), .MemPorts(MemPorts), .PortBit(23)) u_node (
         .clk_i(clk_i), .rst_i(rst_i),
         .rq_in_valid_i(rq_out_v[n]), .rq_in_ready_o(rq_out_r[n]), .rq_in_flit_i(rq_out_f[288*n +: 288]),
         .rq_out_valid_o(rq_in_v[n]), .rq_out_ready_i(rq_in_r[n]), .rq_out_flit_o(rq_in_f[288*n +: 288]),
         .rs_in_valid_i(rs_out_v[n]), .rs_in_ready_o(rs_out_r[n]), .rs_in_flit_i(rs_out_f[288*n +: 288]),
-        .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[288*n +: 288]));
+        .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[288*n +: 288]),
+        .act_o());
+      /* verilator lint_on PINCONNECTEMPTY */
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
       localparam int A = mem_index(n);
       /* verilator lint_off PINCONNECTEMPTY */

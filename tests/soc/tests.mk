@@ -25,6 +25,9 @@ TEST_CMD.soc_sim_cli := tests/soc/check_cli.sh $(KTPU_SIM) $(SOC_TEST_DIR)
 # docs/numpy.md's walk-through, its Python blocks run as one script.
 TESTS += numpy_walkthrough
 TEST_CMD.numpy_walkthrough := tests/soc/check_numpy_doc.sh $(BUILD)
+# ktpu-sim --timeline: the JSON loads and its cluster tracks add up to the report's counters.
+TESTS += soc_timeline
+TEST_CMD.soc_timeline := tests/soc/check_timeline.sh $(BUILD)
 
 # The CPU's DRAM window and its one-beat line buffer (tests/soc/dram_line.S).
 TESTS += soc_dram_line
