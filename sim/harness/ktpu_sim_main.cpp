@@ -322,7 +322,7 @@ void lockstep_check(const ktpu_rvfi *r)
 void retire_sink(void *, const ktpu_rvfi *r)
 {
     if (g_iss) lockstep_check(r);
-    if (g_timeline) ktpu_timeline_pc(g_timeline, *g_timeline_cycle, r->pc);
+    if (g_timeline && g_timeline_cycle) ktpu_timeline_pc(g_timeline, *g_timeline_cycle, r->pc);
 }
 
 // The model's DRAM loads read the DRAM model (its DPI scope set here: the
@@ -712,8 +712,7 @@ int main(int argc, char **argv)
         if (events < 0) {
             std::fprintf(stderr, "ktpu-sim: error: writing %s failed\n", opt.timeline);
             ktpu_out_abort(&out_timeline);
-        }
-        else if (ktpu_out_commit(&out_timeline, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
+        } else if (ktpu_out_commit(&out_timeline, oerr)) std::fprintf(stderr, "ktpu-sim: error: %s\n", oerr);
         else std::fprintf(stderr, "ktpu-sim: timeline: %ld events in %s\n", events, opt.timeline);
     }
     top->final();
