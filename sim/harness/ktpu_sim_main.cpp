@@ -497,6 +497,8 @@ int main(int argc, char **argv)
             if (!rc) rc = ktpu_gemm_job_generate(&job, d, opt.seed, gerr);
         }
         if (rc) die("%s", gerr);
+        if (!opt.max_cycles_given)
+            opt.max_cycles = kGemmBaseCycles + kGemmCyclesPer512Macs * (((uint64_t)job.mp * job.np * job.kp + 511) / 512);
     }
 
     auto ctx = std::make_unique<VerilatedContext>();
@@ -760,8 +762,9 @@ int main(int argc, char **argv)
         t.win_err = top->mem_win_err_o;
         t.bad_req = top->mem_bad_req_o;
         unsigned latency = (unsigned)opt.dram_latency;
-        std::snprintf(job.run_info, sizeof job.run_info, "seed %" PRIu64 ", DRAM latency %u, ktpu-sim %s", opt.seed,
-                      latency, KTPU_VERSION);
+        std::snprintf(job.run_info, sizeof job.run_info,
+                      "seed %" PRIu64 ", DRAM latency %u, cycle limit %" PRIu64 ", ktpu-sim %s", opt.seed, latency,
+                      opt.max_cycles, KTPU_VERSION);
         char gerr[KTPU_GEMM_ERR_LEN] = "";
         int rc = ktpu_gemm_job_finish(&job, &gio, &t, stdout, gerr);
         ktpu_gemm_summary sum;

@@ -13,6 +13,10 @@ namespace ktpu_sim {
 // ~15 min of host time at ~55k cycles/s: CoreMark-sized programs (16M) run
 // to the end with the default, and --progress shows a runaway one running
 inline constexpr uint64_t kDefaultMaxCycles = 50000000;
+// A GEMM's own limit when none is given: start-up and report, plus 8 cycles
+// per 512 MACs of the padded shape (8x one cluster's ideal sweep), so a hung
+// small job ends in about a minute and a large one is not cut short.
+inline constexpr uint64_t kGemmBaseCycles = 4000000, kGemmCyclesPer512Macs = 8;
 // always handed to the DRAM model (+ktpu_dram_latency), so the report's figure is the model's
 inline constexpr long kDefaultDramLatency = 64;
 inline constexpr int kExitTimeout = 124, kExitHarness = 125, kExitLockstep = 126;
@@ -25,6 +29,7 @@ struct Options {
     const char *timeline = nullptr;
     bool boot = false;
     uint64_t max_cycles = kDefaultMaxCycles;
+    bool max_cycles_given = false;   // else a GEMM sizes its own (kGemmBaseCycles)
     uint64_t trace_from = 0, trace_to = UINT64_MAX, trace_depth = 99, progress_s = 10;
     uint64_t seed = 1;
     long dram_latency = kDefaultDramLatency;

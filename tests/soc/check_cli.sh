@@ -125,8 +125,10 @@ check "--max-cycles=10 (the = form)" 124 "no SIM_EXIT within 10 cycles" -- "$sim
 check "--stats=1" 125 "--stats takes no value \('--stats=1'\)" -- "$sim" --stats=1 "$d/hello.elf"
 check "--seed= (empty value)" 125 "--seed: '' is not a decimal number" -- "$sim" --seed= "$d/hello.elf"
 check "+trace is a plusarg, not a program" 125 "'\+trace' is a plusarg" -- "$sim" +trace "$d/hello.elf"
-# the run line: seed, DRAM latency and version in the report and the CSV
-check "report: run line" 0 "^run: seed 7, DRAM latency 33, ktpu-sim [^ ]+$" -- gen --gemm-gen 4x32x4 --seed=7 --dram-latency=33 --csv run.csv
+# the run line: seed, DRAM latency, cycle limit and version in the report and the CSV
+check "report: run line" 0 "^run: seed 7, DRAM latency 33, cycle limit 400000, ktpu-sim [^ ]+$" -- gen --gemm-gen 4x32x4 --seed=7 --dram-latency=33 --csv run.csv
+# a GEMM without --max-cycles sizes its own: 4000000 + 8 per 512 MACs (8x32x12 pads to 8x32x12: 3072 MACs, 48)
+check "a GEMM's own cycle limit" 0 "^run: seed 1, DRAM latency 64, cycle limit 4000048, ktpu-sim" -- "$sim" --firmware "$one" --gemm-gen 8x32x12
 expect "CSV: seed, latency and version columns" eval 'head -n1 run.csv | grep -q ",seed,dram_latency,version$" && tail -n1 run.csv | grep -qE ",7,33,[^,]+$"'
 rm -f run.csv
 # long runs: progress lines, a signal ends the run with the waveform kept
