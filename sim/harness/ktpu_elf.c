@@ -41,12 +41,19 @@ static const struct ktpu_elf_region *find(const struct ktpu_elf_region *r, int n
     return NULL;
 }
 
-int ktpu_elf_segments(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions, int n_regions,
-                      struct ktpu_elf_seg *seg, int max, uint32_t *entry, char *err, size_t err_len)
+/* An ELF32 little-endian file's identification, or -1 with the reason. */
+static int ident(const uint8_t *img, size_t size, char *err, size_t err_len)
 {
     if (size < 52 || memcmp(img, "\177ELF", 4) != 0) return fail(err, err_len, "not an ELF file");
     if (img[4] != 1) return fail(err, err_len, "not a 32-bit ELF (class %u)", img[4]);
     if (img[5] != 1) return fail(err, err_len, "not little-endian");
+    return 0;
+}
+
+int ktpu_elf_segments(const uint8_t *img, size_t size, const struct ktpu_elf_region *regions, int n_regions,
+                      struct ktpu_elf_seg *seg, int max, uint32_t *entry, char *err, size_t err_len)
+{
+    if (ident(img, size, err, err_len)) return -1;
     if (rd16(img + 18) != EM_RISCV)
         return fail(err, err_len, "not a RISC-V ELF (machine %u)", rd16(img + 18));
     if (rd16(img + 16) != ET_EXEC)
@@ -103,7 +110,7 @@ int ktpu_elf_load(const char *path, const struct ktpu_elf_region *regions, int n
     return rc;
 }
 
-static int by_addr(const void *a, const void *b)
+int ktpu_elf_func_by_addr(const void *a, const void *b)
 {
     const struct ktpu_elf_func *x = a, *y = b;
     return x->addr < y->addr ? -1 : x->addr > y->addr;
@@ -118,9 +125,9 @@ int ktpu_elf_functions(const char *path, struct ktpu_elf_func **out, char *err, 
     if (ktpu_in_read(path, KTPU_ELF_MAX_BYTES, &img, &size, ierr) != 0) return fail(err, err_len, "%s", ierr);
     const char *why = NULL;
     int n = 0;
-    if (size < 52 || memcmp(img, "\177ELF", 4) != 0 || img[4] != 1 || img[5] != 1) {
-        why = "not a 32-bit little-endian ELF file";
-        goto done;
+    if (ident(img, size, err, err_len)) {
+        free(img);
+        return -1;
     }
     uint32_t shoff = rd32(img + 32), shentsize = rd16(img + 46), shnum = rd16(img + 48);
     if (shnum && (shentsize < 40 || (uint64_t)shoff + (uint64_t)shnum * shentsize > (uint64_t)size)) {
@@ -156,7 +163,7 @@ int ktpu_elf_functions(const char *path, struct ktpu_elf_func **out, char *err, 
             f[n].name = names + name;
             n++;
         }
-        qsort(f, (size_t)n, sizeof *f, by_addr);
+        qsort(f, (size_t)n, sizeof *f, ktpu_elf_func_by_addr);
         *out = f;
         break;
     }

@@ -59,6 +59,8 @@ struct ktpu_elf_func {
     const char *name;
 };
 int ktpu_elf_functions(const char *path, struct ktpu_elf_func **out, char *err, size_t err_len);
+/* qsort's order for them: by address. */
+int ktpu_elf_func_by_addr(const void *a, const void *b);
 
 #ifdef __cplusplus
 }

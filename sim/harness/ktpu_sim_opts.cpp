@@ -144,6 +144,14 @@ const char *file(const char *opt, const char *v)
     return v;
 }
 
+// n numbers joined by sep (e.g. MxKxN), each in [lo, hi], into out
+void tuple(const char *opt, const char *v, char sep, const char *form, const char *const *names, unsigned n,
+           uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char err[KTPU_ARG_ERR_LEN];
+    if (ktpu_arg_tuple(opt, v, sep, form, names, n, lo, hi, out, err)) die("%s", err);
+}
+
 }  // namespace
 
 [[noreturn]] void die(const char *fmt, const char *arg)
@@ -209,10 +217,7 @@ Options parse(int argc, char **argv)
             o.gemm_b = file(a, argv[i + 2]); i += 2;
         } else if (!std::strcmp(a, "--gemm-gen")) {
             static const char *const names[3] = {"M", "K", "N"};
-            char err[KTPU_ARG_ERR_LEN];
-            if (ktpu_arg_tuple(a, v, 'x', "MxKxN, e.g. 64x128x64", names, 3, 1, KTPU_GEMM_MAX_DIM,
-                               o.shape, err))
-                die("%s", err);
+            tuple(a, v, 'x', "MxKxN, e.g. 64x128x64", names, 3, 1, KTPU_GEMM_MAX_DIM, o.shape);
             o.gen = v; i++;
         } else if (!std::strcmp(a, "--dist")) {
             if (!v) die("%s needs a distribution", a);
@@ -236,9 +241,7 @@ Options parse(int argc, char **argv)
             o.use_clusters = (long)num(a, v, 1, kMaxClusters); i++;
         } else if (!std::strcmp(a, "--mem-window")) {
             static const char *const names[2] = {"BASE", "LIMIT"};
-            char err[KTPU_ARG_ERR_LEN];
-            if (ktpu_arg_tuple(a, v, ',', "BASE,LIMIT", names, 2, 0, KTPU_DRAM_SIM_BYTES, o.win, err))
-                die("%s", err);
+            tuple(a, v, ',', "BASE,LIMIT", names, 2, 0, KTPU_DRAM_SIM_BYTES, o.win);
             if (o.win[0] >= o.win[1]) die("--mem-window %s: BASE must be below LIMIT", v);
             i++;
         } else if (!std::strcmp(a, "--cluster-hold")) {
@@ -248,9 +251,7 @@ Options parse(int argc, char **argv)
         } else if (!std::strcmp(a, "--test-corrupt-ref")) {
             static const char *const names[2] = {"ROW", "COL"};
             uint64_t rc[2];
-            char err[KTPU_ARG_ERR_LEN];
-            if (ktpu_arg_tuple(a, v, ',', "ROW,COL", names, 2, 0, KTPU_GEMM_MAX_DIM - 1, rc, err))
-                die("%s", err);
+            tuple(a, v, ',', "ROW,COL", names, 2, 0, KTPU_GEMM_MAX_DIM - 1, rc);
             o.corrupt_row = (long)rc[0]; o.corrupt_col = (long)rc[1]; i++;
         } else if (a[0] == '-' && a[1]) {
             die("unknown option %s (see --help)", a);

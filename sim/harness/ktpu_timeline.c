@@ -10,8 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ACT_BITS 6
-#define MAX_CLUSTERS 14
+#define ACT_BITS 6       /* ktpu_node act_o: one per STATUS counter, CD_FILL_WORD..CD_BP_WORD */
+#define MAX_CLUSTERS 14  /* ktpu_soc cl_act_o: 14 x ACT_BITS */
+#define ACT_WORDS ((MAX_CLUSTERS * ACT_BITS + 31) / 32)
+#if KTPU_CD_BP_WORD != ACT_BITS || KTPU_CD_FILL_WORD != 1
+#error "act_o has a bit for each STATUS counter word, CD_FILL_WORD..CD_BP_WORD"
+#endif
 
 /* pid 0 is the CPU (tid 0 function, 1 phase); pid 1 + c is cluster c, its
  * tid the activity bit */
@@ -45,7 +49,7 @@ struct ktpu_timeline {
     FILE *f;
     unsigned clusters;
     long events;
-    uint32_t last_act[3];
+    uint32_t last_act[ACT_WORDS];
     struct slice act[MAX_CLUSTERS][ACT_BITS];
     struct ktpu_elf_func *fn;   /* every program's functions, by address */
     int nfn;
@@ -99,12 +103,6 @@ struct ktpu_timeline *ktpu_timeline_new(FILE *f, unsigned clusters)
     return t;
 }
 
-static int by_addr(const void *a, const void *b)
-{
-    const struct ktpu_elf_func *x = a, *y = b;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 int ktpu_timeline_add_elf(struct ktpu_timeline *t, const char *elf, char *err, size_t err_len)
 {
     struct ktpu_elf_func *f;
@@ -124,17 +122,17 @@ int ktpu_timeline_add_elf(struct ktpu_timeline *t, const char *elf, char *err, s
     t->fn = all;
     if (n) memcpy(t->fn + t->nfn, f, (size_t)n * sizeof *f);
     t->nfn += n;
-    qsort(t->fn, (size_t)t->nfn, sizeof *t->fn, by_addr);
+    qsort(t->fn, (size_t)t->nfn, sizeof *t->fn, ktpu_elf_func_by_addr);
     t->fn_lo = t->fn_hi = 0;
     return 0;
 }
 
 void ktpu_timeline_cycle(struct ktpu_timeline *t, uint64_t cycle, const uint32_t *act)
 {
-    if (act[0] == t->last_act[0] && act[1] == t->last_act[1] && act[2] == t->last_act[2]) return;
+    if (!memcmp(act, t->last_act, sizeof t->last_act)) return;
     for (unsigned c = 0; c < t->clusters; c++)
         for (int b = 0; b < ACT_BITS; b++) {
-            unsigned bit = 6 * c + (unsigned)b;
+            unsigned bit = ACT_BITS * c + (unsigned)b;
             int on = (act[bit / 32] >> (bit % 32)) & 1;
             if (on != t->act[c][b].open) switch_to(t, &t->act[c][b], on ? act_name[b] : NULL, 1 + (int)c, b, cycle);
         }
