@@ -22,8 +22,9 @@
 //  12  R16, second half: encode, range (saturation: the register's set)
 //                                                                 -> r16_o
 //
-// No register here has a reset: control (valid, op) lives in ktpu_acc, and
-// the stage 2/3/4 registers must be free of reset to pack into the DSP48E2.
+// No register here has a reset: control (valid, op) lives in ktpu_acc. The
+// two multipliers are ktpu_dsp_mul instances whose pipeline registers are
+// the DSP48E2's own (stages 3/4/5 and 7/8).
 module ktpu_acc_lane #(
   parameter int unsigned PWidth = 19  // chain partial width (SPEC §4: 19-bit signed)
 ) (
@@ -97,28 +98,27 @@ module ktpu_acc_lane #(
   // ---- stage 2: normalise |P| so the product needs only a 3-way fix-up ----
   logic [LzW:0]     lz2;
   assign lz2 = lzc_mag(mag2_q);
-  logic [MagW-1:0]  np3_q;   // DSP A input register
-  logic [7:0]       m3_q;    // DSP B input register
   logic [LzW:0]     lz3_q;
   logic             sgn3_q, zero3_q;
   logic [5:0]       e3_q;
   always_ff @(posedge clk_i) begin
-    np3_q   <= mag2_q << lz2;
-    m3_q    <= m2_q;
     lz3_q   <= lz2;
     sgn3_q  <= sgn2_q;
     zero3_q <= zero2_q;
     e3_q    <= e2_q;
   end
 
-  // ---- stages 3, 4: the scale multiply, in a DSP48E2 (M and P registers) ---
-  logic [NW-1:0]    prod4_q, prod5_q;
+  // ---- stages 3, 4: the scale multiply, in a DSP48E2 -----------------------
+  // Its A and B registers are stage 3's (the normalised |P| and m), M stage
+  // 4's, P stage 5's: prod5 = (|P| << lz) x m three cycles after stage 2.
+  logic [NW-1:0]    prod5;
   logic [LzW:0]     lz4_q, lz5_q;
   logic             sgn4_q, sgn5_q, zero4_q, zero5_q;
   logic [5:0]       e4_q, e5_q;
+  ktpu_dsp_mul #(.AW(MagW), .BW(8), .PW(NW), .AReg(1), .BReg(1), .MReg(1), .PReg(1)) u_scale_mul (
+    .clk_i, .a_i(mag2_q << lz2), .b_i(m2_q), .p_o(prod5)
+  );
   always_ff @(posedge clk_i) begin
-    prod4_q <= NW'(np3_q) * NW'(m3_q);
-    prod5_q <= prod4_q;
     {lz4_q, sgn4_q, zero4_q, e4_q} <= {lz3_q, sgn3_q, zero3_q, e3_q};
     {lz5_q, sgn5_q, zero5_q, e5_q} <= {lz4_q, sgn4_q, zero4_q, e4_q};
   end
@@ -130,10 +130,10 @@ module ktpu_acc_lane #(
   logic [NW-1:0]    nv5;
   logic [BW-1:0]    ev5;
   always_comb begin
-    if (prod5_q[NW-1])      sh5 = 2'd0;
-    else if (prod5_q[NW-2]) sh5 = 2'd1;
-    else                    sh5 = 2'd2;
-    nv5 = prod5_q << sh5;
+    if (prod5[NW-1])      sh5 = 2'd0;
+    else if (prod5[NW-2]) sh5 = 2'd1;
+    else                  sh5 = 2'd2;
+    nv5 = prod5 << sh5;
     ev5 = BW'(e5_q) + BW'(VBias) - BW'(lz5_q) - BW'(sh5);
   end
 
@@ -188,17 +188,17 @@ module ktpu_acc_lane #(
   assign dtv6 = et6 - ev6_q;
 
   logic             sb7_q, sub7_q, zs7_q;
-  logic [NW-1:0]    nb7_q, ns7_q;
+  logic [NW-1:0]    nb7_q;
   logic [BW-1:0]    eb7_q;
   logic [DW-1:0]    d7_q;
   always_ff @(posedge clk_i) begin
     if (v_big6) begin
-      sb7_q <= sv6_q;  nb7_q <= nv6_q;  eb7_q <= ev6_q;  ns7_q <= nt6;
+      sb7_q <= sv6_q;  nb7_q <= nv6_q;  eb7_q <= ev6_q;
       d7_q  <= clamp_d(dvt6);
       zs7_q <= zt6;
       sub7_q <= sv6_q ^ t_i[21];
     end else begin
-      sb7_q <= t_i[21];  nb7_q <= nt6;  eb7_q <= et6;  ns7_q <= nv6_q;
+      sb7_q <= t_i[21];  nb7_q <= nt6;  eb7_q <= et6;
       d7_q  <= clamp_d(dtv6);
       zs7_q <= zv6_q;
       sub7_q <= sv6_q ^ t_i[21];
@@ -226,12 +226,16 @@ module ktpu_acc_lane #(
   assign pow7 = zs7_q ? 17'd0 :
                 hi7   ? (17'd1 << (DW'(16 + HiSh) - d7_q)) : (17'd1 << (DW'(16) - d7_q));
 
-  logic [PW-1:0]    prod8_q;   // DSP P register
+  // The small operand ns goes straight into the DSP's A register (stage 7);
+  // B = pow7 comes from fabric registers; P is stage 8's register.
+  logic [PW-1:0]    prod8;
+  ktpu_dsp_mul #(.AW(NW), .BW(17), .PW(PW), .AReg(1), .BReg(0), .MReg(0), .PReg(1)) u_align_mul (
+    .clk_i, .a_i(v_big6 ? nt6 : nv6_q), .b_i(pow7), .p_o(prod8)
+  );
   logic [NW+2:0]    a8_q;
   logic             hi8_q, sb8_q, sub8_q;
   logic [BW-1:0]    eb8_q;
   always_ff @(posedge clk_i) begin
-    prod8_q <= PW'(ns7_q) * PW'(pow7);
     a8_q   <= {nb7_q, 3'b000};
     hi8_q  <= hi7;
     sb8_q  <= sb7_q;
@@ -239,8 +243,8 @@ module ktpu_acc_lane #(
     eb8_q  <= eb7_q;
   end
   logic [NW+2:0]    b8;
-  assign b8 = hi8_q ? {(HiSh)'(0), prod8_q[PW-1:14+HiSh], (prod8_q[13+HiSh:0] != '0)}
-                    : {prod8_q[PW-1:14], (prod8_q[13:0] != 14'd0)};
+  assign b8 = hi8_q ? {(HiSh)'(0), prod8[PW-1:14+HiSh], (prod8[13+HiSh:0] != '0)}
+                    : {prod8[PW-1:14], (prod8[13:0] != 14'd0)};
 
   // ---- stage 8: one add or subtract; |big| >= |small| so never negative ---
   // Subtraction as a + ~b + 1: one carry chain, the inversion folded into

@@ -3,6 +3,9 @@
 RTL.dsp48e2 := $(DSP48E2_SRCS)
 RTL.mx_mac  := rtl/dsp/ktpu_mx_mac.sv
 RTL_USES.mx_mac := dsp48e2
+# An unsigned multiply with its registers in the DSP (the accumulator's two).
+RTL.dsp_mul := rtl/dsp/ktpu_dsp_mul.sv
+RTL_USES.dsp_mul := dsp48e2
 
 # Synthesis reads mx_mac without any DSP48E2 model: Yosys's own cell library
 # provides the primitive.

@@ -63,7 +63,8 @@ for spec in "$@"; do
   if ! yosys -q -l "$log" -p "$reads \
         synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top $top; \
         tee -o $logdir/$name.stat stat; \
-        tee -o $logdir/$name.ltp ltp w:* t:LUT* t:MUXF* t:CARRY*" >/dev/null 2>&1; then
+        tee -o $logdir/$name.ltp ltp w:* t:LUT* t:MUXF* t:CARRY*; \
+        tee -q -o $logdir/$name.dsp dump t:DSP48E2" >/dev/null 2>&1; then
     echo "synth.sh: $name: yosys failed ($(grep -m1 'ERROR' "$log" | cut -c1-120)), see $log" >&2
     status=1; continue
   fi
@@ -85,6 +86,28 @@ for spec in "$@"; do
   printf '%-12s %-22s %7s %7s %7s %7s %8s %6s %5s %9s\n' \
     "$name" "$top" "$lut" "$lutram" "$ff" "$srl" "$dsp" "$bram" "$uram" "$path"
   echo "$name,$top,$lut,$lutram,$ff,$srl,$dsp,$bram,$uram,$path" >>"$tmpcsv"
+  # Where the longest path runs: its start (a register or an input port) and
+  # the named signals it passes, then how many levels remain after the last
+  # one (the nets Yosys made itself, $-names, are left out).
+  if [ "$path" != 0 ]; then
+    awk -v len="$path" '
+      /^ +[0-9]+: / { i = $1 + 0; w = $0; sub(/^ +[0-9]+: /, "", w); sub(/ \(via .*/, "", w)
+                      if (w ~ /^\$/) next; sub(/^\\/, "", w); gsub(/ /, "", w)
+                      base = w; sub(/\[[0-9]+\]$/, "", base)
+                      if (base == prev) next; prev = base; at = i; s = s (s == "" ? "" : " -> ") w }
+      END { if (s != "") printf "  longest path: %s (+%d levels)\n", s, len - at }
+    ' "$logdir/$name.ltp"
+  fi
+  # Which pipeline registers the DSP48E2s hold themselves (a register left
+  # in the fabric makes the multiply a combinational pass between flip-flops).
+  if [ "$dsp" != 0 ]; then
+    awk '$1 == "cell" { r = "" }
+         $1 == "parameter" { k = $2 == "signed" ? $3 : $2; v = $2 == "signed" ? $4 : $3; sub(/^\\/, "", k)
+                             if (k ~ /^(A|B|AD|M|P)REG$/) r = r " " k "=" v }
+         $1 == "end" && r != "" { n[r]++; r = "" }
+         END { for (k in n) printf "  DSP48E2 registers: %4d x%s\n", n[k], k }
+        ' "$logdir/$name.dsp" | sort -k5
+  fi
   for e in $expect; do
     col=${e%%=*}; want=${e#*=}
     case $col in

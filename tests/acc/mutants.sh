@@ -39,9 +39,9 @@ mutant() {
 
 L=rtl/acc/ktpu_acc_lane.sv; T=rtl/acc/ktpu_acc.sv; R=rtl/acc/ktpu_acc_r16.sv; F=rtl/prim/ktpu_fifo.sv
 mutant round_half_up     $L 's/assign inc10  = rnd10 && \(st10_q \|\| n10_q\[1\]\);/assign inc10  = rnd10;/'
-mutant no_align_sticky   $L 's/: \{prod8_q\[PW-1:14\], \(prod8_q\[13:0\] != 14.d0\)\}/: {prod8_q[PW-1:14], 1\x27b0}/'
-mutant no_hi_sticky      $L 's/\(prod8_q\[13\+HiSh:0\] != .0\)/1\x27b0/'
-mutant hi_window_low     $L 's/prod8_q\[PW-1:14\+HiSh\]/prod8_q[PW-2:13+HiSh]/'
+mutant no_align_sticky   $L 's/: \{prod8\[PW-1:14\], \(prod8\[13:0\] != 14.d0\)\}/: {prod8[PW-1:14], 1\x27b0}/'
+mutant no_hi_sticky      $L 's/\(prod8\[13\+HiSh:0\] != .0\)/1\x27b0/'
+mutant hi_window_low     $L 's/prod8\[PW-1:14\+HiSh\]/prod8[PW-2:13+HiSh]/'
 mutant sub_no_carry_in   $L 's/ \+ SumW\x27\(sub8_q\);/;/'
 mutant no_norm_sticky    $L 's/st10_q <= st9;/st10_q <= 1\x27b0;/'
 mutant norm_sticky_mask  $L 's/14.h3FFF >> \{lzh4_9, lzh1_9\}/14\x27h1FFF >> {lzh4_9, lzh1_9}/'
@@ -54,6 +54,8 @@ mutant mant_wrong_scale  $L 's/\{5.d1, sa_i\[2:0\]\} \* \{5.d1, sb_i\[2:0\]\}/{5
 mutant exp_offset        $L 's/- ktpu_pkg::BLOCK_EXP_OFFSET;/- ktpu_pkg::BLOCK_EXP_OFFSET - 1;/'
 mutant mag_17bit         $L 's/mag2_q  <= p_i\[PWidth-1\] \? MagW\x27\(-p_i\) : MagW\x27\(p_i\);/mag2_q  <= MagW\x27(p_i[PWidth-1] ? (MagW-1)\x27(-p_i) : (MagW-1)\x27(p_i));/'
 mutant exp_only_compare  $L 's/assign v_big6 = kv6 > kt6;/assign v_big6 = ev6_q > et6;/'
+mutant scale_mul_no_mreg $L 's/\.MReg\(1\), \.PReg\(1\)\) u_scale_mul/.MReg(0), .PReg(1)) u_scale_mul/'
+mutant align_mul_b_late  $L 's/\.AReg\(1\), \.BReg\(0\), \.MReg\(0\), \.PReg\(1\)\) u_align_mul/.AReg(0), .BReg(0), .MReg(1), .PReg(1)) u_align_mul/'
 mutant align_threshold   $L 's/assign hi7  = d7_q > DW\x27\(16\);/assign hi7  = d7_q > DW\x27(17);/'
 mutant r16_subnormal     $R 's/7.d48: sh = 4.d1;/7\x27d48: sh = 4\x27d2;/'
 mutant r16_ovf_bound     $R 's/big_q \|\| enc\[14:10\] == 5.h1F/big_q/'
