@@ -92,7 +92,7 @@ for spec in "$@"; do
   if [ "$path" != 0 ]; then
     awk -v len="$path" '
       /^ +[0-9]+: / { i = $1 + 0; w = $0; sub(/^ +[0-9]+: /, "", w); sub(/ \(via .*/, "", w)
-                      if (w ~ /^\$/) next; sub(/^\\/, "", w); gsub(/ /, "", w)
+                      if (w ~ /^\$/ || w ~ /^[0-9]+\047/) next; sub(/^\\/, "", w); gsub(/ /, "", w)
                       base = w; sub(/\[[0-9]+\]$/, "", base)
                       if (base == prev) next; prev = base; at = i; s = s (s == "" ? "" : " -> ") w }
       END { if (s != "") printf "  longest path: %s (+%d levels)\n", s, len - at }
