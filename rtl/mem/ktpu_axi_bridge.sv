@@ -37,7 +37,7 @@ module ktpu_axi_bridge #(
   parameter int WrDepth  = 32,       // write-data FIFO (beats)
   parameter int TagDepth = 256,      // native requests accepted, not answered
   parameter int Flight   = 128,      // bursts in flight per direction (power of two)
-  parameter int PageSlots = 8        // 4 KiB pages with bursts in flight, per direction
+  parameter int PageSlots = 64       // 4 KiB pages with bursts in flight, per direction
 ) (
   input  wire logic                   clk_i,
   input  wire logic                   rst_i,
