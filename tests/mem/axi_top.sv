@@ -5,7 +5,7 @@
 `default_nettype none
 
 module axi_top #(
-  parameter int AddrBits = 14
+  parameter int AddrBits = 20   // tests/mem/axi_tb.cpp's kBits
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_i,
