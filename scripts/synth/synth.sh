@@ -12,7 +12,9 @@
 # (URAM288), LUT_PATH: logic levels of the longest path through LUT, MUXF and
 # CARRY4/8 cells only (`ltp` restricted to them and all wires, on the flattened mapped
 # netlist; FF, SRL, LUTRAM, DSP and RAM cells end a path). A level count,
-# not a timing analysis: Yosys has no UltraScale+ delay model.
+# not a timing analysis: Yosys has no UltraScale+ delay model. Under a row:
+# the longest path's start and the named signals it passes, and which
+# pipeline registers the block's DSP48E2s hold (docs/timing.md).
 # The DSP48E2 is Yosys's own cell: any DSP48E2 model among the sources is
 # left out, so synthesis sees the primitive, never our behavioural twin.
 # --expect 'LUT=0 FF=0 DSP48E2=1' fails (status 1) if a block differs.
