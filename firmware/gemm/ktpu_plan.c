@@ -28,16 +28,32 @@ static unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
 #define RECIP256(b) RECIP64(b), RECIP64((b) + 64u), RECIP64((b) + 128u), RECIP64((b) + 192u)
 static const uint32_t recip[RECIP_N] = {RECIP256(0u), RECIP256(256u)};
 
-static inline unsigned udiv(unsigned a, unsigned b)
+/* log2 of a power of two: a multiply and a table (de Bruijn), no loop */
+static inline unsigned log2_pow2(unsigned b)
 {
     static const unsigned char debruijn[32] = {0,  1,  28, 2,  29, 14, 24, 3,  30, 22, 20, 15, 25, 17, 4,  8,
                                                31, 27, 13, 23, 21, 19, 16, 7,  26, 12, 18, 6,  11, 5,  10, 9};
-    if (b && !(b & (b - 1))) return a >> debruijn[(b * 0x077CB531u) >> 27];
+    return debruijn[(b * 0x077CB531u) >> 27];
+}
+
+static inline unsigned udiv(unsigned a, unsigned b)
+{
+    if (b && !(b & (b - 1))) return a >> log2_pow2(b);
     if (b < RECIP_N && a < 0x10000u) return (unsigned)(((uint64_t)a * recip[b]) >> 32);
     return a / b;
 }
 unsigned ktpu_plan_udiv(unsigned a, unsigned b) { return udiv(a, b); }
 static unsigned cdiv(unsigned a, unsigned b) { return udiv(a + b - 1, b); }
+/* floor(log2(v)) of v >= 1: v's highest bit alone, then log2_pow2 */
+static unsigned ulog2(unsigned v)
+{
+    v |= v >> 1;
+    v |= v >> 2;
+    v |= v >> 4;
+    v |= v >> 8;
+    v |= v >> 16;
+    return log2_pow2(v - (v >> 1));
+}
 
 const char *ktpu_plan_err_name(enum ktpu_plan_err e)
 {
@@ -148,8 +164,7 @@ SPLIT_COST(split_cost64, uint64_t)
  * p->gm, p->gn, or leaves them 0 (search). */
 static void regular_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
 {
-    unsigned lg = 0, ncl = p->cfg.clusters;
-    while (2u << lg <= acc) lg++;                  /* 2^lg: the largest power of two <= acc */
+    unsigned ncl = p->cfg.clusters, lg = ulog2(acc);   /* 2^lg: the largest power of two <= acc */
     unsigned gm = 1u << (lg / 2), gn = 1u << (lg - lg / 2);
     if (gm > half || gn > half || (p->gmt & (gm - 1)) || (p->gnt & (gn - 1))) return;
     unsigned tiles = (p->gmt >> (lg / 2)) * (p->gnt >> (lg - lg / 2));
@@ -199,7 +214,7 @@ static void search_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
 {
     const unsigned max_dim = 1u << 24;
-    p->cfg = *cfg;
+    if (cfg != &p->cfg) p->cfg = *cfg;   /* the service builds it in place: no copy on its path */
     if (!cfg->m || !cfg->n || !cfg->k || cfg->m % 4 || cfg->n % 4 || cfg->k % 32)
         return KTPU_PLAN_SHAPE;
     if (cfg->fmt != KTPU_FMT_FP16 && cfg->fmt != KTPU_FMT_MX) return KTPU_PLAN_FMT;
@@ -294,12 +309,17 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
 void ktpu_plan_shift(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_shift *s)
 {
     const struct ktpu_plan_cfg *cfg = &p->cfg;
+    s->d[0] = 0;
+    if (!cl) {   /* the stream itself: nothing moves (on the path to the first instruction) */
+        s->bm = s->bn = 0;
+        s->d[1] = s->d[2] = s->d[3] = 0;
+        return;
+    }
     /* the first tile of cl's range, as ktpu_plan_cursor_init finds it */
     unsigned t = p->tpc * cl + umin(cl, p->tpc_rem), bn = udiv(t, p->ntm), bm = t - bn * p->ntm;
     unsigned g0 = bm * p->gm, h0 = bn * p->gn;
     s->bm = bm;
     s->bn = bn;
-    s->d[0] = 0;
     s->d[1] = 4 * g0 * cfg->lda;                  /* tile_enter's a_row */
     s->d[2] = 4 * h0 * cfg->ldb;                  /* ... b_row */
     s->d[3] = 4 * g0 * cfg->ldc + (MUT(11) ? 4 : 8) * h0;   /* ... c_at */

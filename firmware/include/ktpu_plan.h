@@ -116,7 +116,7 @@ enum ktpu_plan_err {
     KTPU_PLAN_RANGE       /* a stride or address that overflows 32 bits */
 };
 
-/* Plan a job: tile size, K partition, B residency. */
+/* Plan a job: tile size, K partition, B residency. cfg may be &p->cfg. */
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg);
 const char *ktpu_plan_err_name(enum ktpu_plan_err e);
 
