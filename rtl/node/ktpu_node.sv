@@ -102,16 +102,19 @@ module ktpu_node #(
 
   // Instruction FIFO: {bad length, src x, src y, txn, payload words 0..6}.
   localparam int unsigned IqW = 1 + 4 + 4 + 8 + 224;
-  logic [IqW-1:0] iq_head;
-  logic           iq_empty, iq_full, iq_push, iq_pop;
-  logic [$clog2(ktpu_pkg::NODE_IQ_DEPTH+1)-1:0] iq_count;
-  ktpu_fifo #(.Width(IqW), .Depth(ktpu_pkg::NODE_IQ_DEPTH), .Primitive("distributed"),
-              .Name("ktpu_node instruction FIFO")) u_iq (
-    .clk_i(clk_i), .rst_ni(!rst_i), .push_i(iq_push),
+  logic           iq_empty, iq_full, iq_push;   // empty: nothing queued, not even at the head
+  logic           hd_v_q, hd_pop;               // hd_pop: the engine is done with the head
+  logic [IqW-1:0] hd_q;
+  logic [7:0]     hd_chk_q;                     // the head's CLERR_* but LENGTH and FILLFAIL
+  logic [15:0]    hd_gmgn_q;                    // its GM x GN (a FWD GEMM's packet count)
+  // the FIFO, and its head checked a cycle ahead of the engine (ktpu_node_iq)
+  ktpu_node_iq #(.Width(IqW), .X(X), .Y(Y), .L1Depth(L1Depth), .AccDepth(AccDepth)) u_iq (
+    .clk_i(clk_i), .rst_i(rst_i), .push_i(iq_push),
     .wdata_i({!rq_last, rq_in_flit_i[H + ktpu_pkg::FLIT_SRC_X_LSB +: 4],
               rq_in_flit_i[H + ktpu_pkg::FLIT_SRC_Y_LSB +: 4],
               rq_in_flit_i[H + ktpu_pkg::FLIT_TXN_LSB +: 8], rq_in_flit_i[223:0]}),
-    .pop_i(iq_pop), .rdata_o(iq_head), .empty_o(iq_empty), .full_o(iq_full), .count_o(iq_count)
+    .full_o(iq_full), .empty_o(iq_empty),
+    .valid_o(hd_v_q), .head_o(hd_q), .chk_o(hd_chk_q), .gmgn_o(hd_gmgn_q), .pop_i(hd_pop)
   );
 
   // Peer stream (RECV): one open stream, from one sender.
@@ -251,14 +254,14 @@ module ktpu_node #(
   logic [1:0] gr_idx, gr_free;
   logic [3:0] px, py;
 
-  // ==== engine: decode and range checks ========================================
+  // ==== engine: the head's fields ===============================================
   logic        i_badlen;
   logic [3:0]  i_sx, i_sy;
   logic [7:0]  i_txn;
   logic [31:0] w [7];
-  assign {i_badlen, i_sx, i_sy, i_txn} = iq_head[IqW-1:224];
+  assign {i_badlen, i_sx, i_sy, i_txn} = hd_q[IqW-1:224];
   for (genvar k = 0; k < 7; k++) begin : gen_w
-    assign w[k] = iq_head[32*k +: 32];
+    assign w[k] = hd_q[32*k +: 32];
   end
   logic [3:0]  op;
   logic [15:0] aoff, boff, toff, gm, gn, nk;
@@ -283,50 +286,14 @@ module ktpu_node #(
   assign i_fwd   = w[0][ktpu_pkg::CI_OP_FWD_LSB];
   assign i_clear = w[0][ktpu_pkg::CI_OP_CLEAR_LSB];
 
-  // Extents in 33 bits: nothing wraps.
-  logic [32:0] ext_a, ext_b, ext_t, ext_f;
-  assign ext_a = 33'(aoff) + 33'(gm * nk);
-  assign ext_b = 33'(boff) + 33'(gn * nk);
-  assign ext_t = 33'(toff) + ((op == OpGemm || op == OpDrain) ? 33'(gm * gn) : 33'(gn));
-  assign ext_f = ext_a;                                 // FILL: off + groups x per group
+  // The two checks whose answer can change while an instruction waits at
+  // the head are made at dispatch, in this order: a bad length, then a
+  // FILL refused since the last STATUS CLEAR (poison); then the head's.
   logic [7:0] err;
   always_comb begin
-    err = 8'(ktpu_pkg::CLERR_OK);
+    err = hd_chk_q;
     if (i_badlen) err = 8'(ktpu_pkg::CLERR_LENGTH);
     else if (poison_q && op != OpFill && op != OpStatus) err = 8'(ktpu_pkg::CLERR_FILLFAIL);
-    else begin
-      unique case (op)
-        OpFill: begin
-          if (i_fmt > 2'(ktpu_pkg::FMT_MX))                 err = 8'(ktpu_pkg::CLERR_FMT);
-          else if (gm == '0 || nk == '0)                    err = 8'(ktpu_pkg::CLERR_SHAPE);
-          else if (ext_f > 33'(L1Depth))
-            err = i_side ? 8'(ktpu_pkg::CLERR_L1B) : 8'(ktpu_pkg::CLERR_L1A);
-          else if (base[4:0] != '0 || stride[4:0] != '0)    err = 8'(ktpu_pkg::CLERR_ALIGN);
-        end
-        OpGemm: begin
-          if (gm == '0 || gn == '0 || nk == '0)             err = 8'(ktpu_pkg::CLERR_SHAPE);
-          else if (i_fwd && (nk != 16'd1 || i_acc || i_emit)) err = 8'(ktpu_pkg::CLERR_FWD);
-          else if (i_fwd && px == 4'(X) && py == 4'(Y))   err = 8'(ktpu_pkg::CLERR_PEER);
-          else if (ext_a > 33'(L1Depth))                    err = 8'(ktpu_pkg::CLERR_L1A);
-          else if (ext_b > 33'(L1Depth))                    err = 8'(ktpu_pkg::CLERR_L1B);
-          else if (ext_t > 33'(AccDepth))                   err = 8'(ktpu_pkg::CLERR_TILE);
-          else if (i_emit && (base[2:0] != '0 || stride[2:0] != '0))
-                                                            err = 8'(ktpu_pkg::CLERR_ALIGN);
-        end
-        OpDrain: begin
-          if (gm == '0 || gn == '0)                         err = 8'(ktpu_pkg::CLERR_SHAPE);
-          else if (ext_t > 33'(AccDepth))                   err = 8'(ktpu_pkg::CLERR_TILE);
-          else if (base[2:0] != '0 || stride[2:0] != '0)    err = 8'(ktpu_pkg::CLERR_ALIGN);
-        end
-        OpSend, OpRecv: begin
-          if (gn == '0)                                     err = 8'(ktpu_pkg::CLERR_SHAPE);
-          else if (ext_t > 33'(AccDepth))                   err = 8'(ktpu_pkg::CLERR_TILE);
-          else if (px == 4'(X) && py == 4'(Y))              err = 8'(ktpu_pkg::CLERR_PEER);
-        end
-        OpStatus: ;
-        default: err = 8'(ktpu_pkg::CLERR_OPCODE);
-      endcase
-    end
   end
 
   // ==== the datapath: sequencer, chain, accumulator ============================
@@ -427,7 +394,7 @@ module ktpu_node #(
         pk_x_q    <= px;
         pk_y_q    <= py;
         pk_idx_q  <= '0;
-        pk_left_q <= (op == OpGemm) ? 16'(ext_t - 33'(toff)) : gn;   // FWD: gm x gn
+        pk_left_q <= (op == OpGemm) ? hd_gmgn_q : gn;   // FWD: gm x gn
       end
       if (pk_v && pk_r) begin
         pk_hi_q <= !pk_hi_q;
@@ -519,17 +486,17 @@ module ktpu_node #(
   end
   assign quiet   = !seq_busy && fills_out == '0 && !dr_busy && !acc_busy && !pout_v &&
                    pk_left_q == '0 && !rd_v_q;
-  assign fill_go = !iq_empty && err == '0 && op == OpFill && have_free && !rd_v_q;
+  assign fill_go = hd_v_q && err == '0 && op == OpFill && have_free && !rd_v_q;
   // a FWD GEMM also needs its receiver's grant and the peer packetiser free
   // (an earlier FWD GEMM answered at its start; its packets may still leave)
   // A GEMM starts as soon as the sequencer's loops are free: the previous
   // job's last command may still be in stage 1 (it issues first, in order).
-  assign gemm_go = !iq_empty && err == '0 && op == OpGemm && seq_free && fills_ok &&
+  assign gemm_go = hd_v_q && err == '0 && op == OpGemm && seq_free && fills_ok &&
                    !eng_v_q && !(i_emit && job_full) && !(i_fwd && (!gr_hit || pk_left_q != '0));
   // starved: the datapath has nothing to do because the next GEMM's operands
   // are still arriving, before its start or at a K pass (waiting behind a
   // running sweep is not starving)
-  assign starving = (!iq_empty && err == '0 && op == OpGemm && !fills_ok && !seq_busy) ||
+  assign starving = (hd_v_q && err == '0 && op == OpGemm && !fills_ok && !seq_busy) ||
                     seq_starved;
 
   always_comb begin
@@ -541,34 +508,34 @@ module ktpu_node #(
   end
 
   always_comb begin
-    iq_pop = 1'b0; eng_post = 1'b0; eng_pl = '0; seq_start = 1'b0; seq_mode = 2'd0;
+    hd_pop = 1'b0; eng_post = 1'b0; eng_pl = '0; seq_start = 1'b0; seq_mode = 2'd0;
     job_push = 1'b0; send_start = 1'b0; recv_start = 1'b0; recv_n = gn; gr_use = 1'b0;
     fill_alloc = 1'b0; stat_clear = 1'b0; post_err = 1'b0;
     eng_pl[ktpu_pkg::CD_STATUS_OP_LSB +: 4] = op;
-    if (!iq_empty && !eng_v_q) begin
+    if (hd_v_q && !eng_v_q) begin
       if (err != '0) begin
-        eng_post = 1'b1; iq_pop = 1'b1; post_err = 1'b1;
+        eng_post = 1'b1; hd_pop = 1'b1; post_err = 1'b1;
         eng_pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8] = err;
       end else begin
         unique case (op)
-          OpFill: if (fill_go) begin fill_alloc = 1'b1; iq_pop = 1'b1; end
+          OpFill: if (fill_go) begin fill_alloc = 1'b1; hd_pop = 1'b1; end
           OpGemm: if (gemm_go) begin
             seq_start = 1'b1; seq_mode = 2'd0; job_push = i_emit;
             send_start = i_fwd; gr_use = i_fwd;
-            eng_post = 1'b1; iq_pop = 1'b1;
+            eng_post = 1'b1; hd_pop = 1'b1;
           end
           OpDrain: begin
             if (!ph_q && !seq_busy && !job_full) begin
               seq_start = 1'b1; seq_mode = 2'd1; job_push = 1'b1;
             end else if (ph_q && !seq_busy && !dr_busy) begin
-              eng_post = 1'b1; iq_pop = 1'b1;
+              eng_post = 1'b1; hd_pop = 1'b1;
             end
           end
           OpSend: begin
             if (!ph_q && !seq_busy && gr_hit && pk_left_q == '0) begin
               seq_start = 1'b1; seq_mode = 2'd2; send_start = 1'b1; gr_use = 1'b1;
             end else if (ph_q && !seq_busy && pk_left_q == '0) begin
-              eng_post = 1'b1; iq_pop = 1'b1;
+              eng_post = 1'b1; hd_pop = 1'b1;
             end
           end
           OpRecv: begin
@@ -576,11 +543,11 @@ module ktpu_node #(
               // the grant leaves first, through the same register
               seq_start = 1'b1; seq_mode = 2'd3; recv_start = 1'b1; eng_post = 1'b1;
             end else if (ph_q && !seq_busy) begin
-              eng_post = 1'b1; iq_pop = 1'b1;
+              eng_post = 1'b1; hd_pop = 1'b1;
             end
           end
           default: if (quiet) begin            // STATUS
-            eng_post = 1'b1; iq_pop = 1'b1; stat_clear = i_clear;
+            eng_post = 1'b1; hd_pop = 1'b1; stat_clear = i_clear;
             eng_pl[32*ktpu_pkg::CD_FILL_WORD +: 32]    = c_fill_q;
             eng_pl[32*ktpu_pkg::CD_SWEEP_WORD +: 32]   = c_sweep_q;
             eng_pl[32*ktpu_pkg::CD_DRAIN_WORD +: 32]   = c_drain_q;
@@ -615,7 +582,7 @@ module ktpu_node #(
             : mkflit(i_sx, i_sy, TyDone, i_txn, 1'b1, eng_pl);
       end
       if (stat_clear) poison_q <= 1'b0;
-      if (iq_pop) ph_q <= 1'b0;
+      if (hd_pop) ph_q <= 1'b0;
       else if (seq_start) ph_q <= 1'b1;
       if (gemm_go) sweep_q <= 1'b1;
       else if (!seq_busy) sweep_q <= 1'b0;
@@ -630,32 +597,41 @@ module ktpu_node #(
                           30'd0, i_fmt,
                           nk, gm,
                           stride, base});
-        sl_v_q[free_slot]     <= 1'b1;
-        sl_side_q[free_slot]  <= i_side;
+        // packed bits through a loop, not [free_slot] <=: Yosys 0.23 puts
+        // 32-bit index arithmetic in front of a variable-index write to a
+        // vector (it was the node's longest path, docs/timing.md)
+        for (int k = 0; k < NSlot; k++)
+          if (free_slot == 2'(k)) begin
+            sl_v_q[k]    <= 1'b1;
+            sl_side_q[k] <= i_side;
+            sl_got_q[k]  <= 1'b0;
+            sl_nf_q[k]   <= 1'b0;
+            sl_err_q[k]  <= 1'b0;
+          end
         sl_off_q[free_slot]   <= L1W'(aoff);
         sl_gm_q[free_slot]    <= gm;
         sl_nk_q[free_slot]    <= nk;
         sl_blk_q[free_slot]   <= '0;
         sl_bw_q[free_slot]    <= gm << 2;
-        sl_got_q[free_slot]   <= 1'b0;
-        sl_nf_q[free_slot]    <= 1'b0;
-        sl_err_q[free_slot]   <= 1'b0;
         sl_x_q[free_slot]     <= i_sx;
         sl_y_q[free_slot]     <= i_sy;
         sl_txn_q[free_slot]   <= i_txn;
       end
       if (data_in) begin
-        sl_got_q[d_slot]  <= 1'b1;
+        for (int k = 0; k < NSlot; k++)
+          if (d_slot == 2'(k)) begin
+            sl_got_q[k] <= 1'b1;
+            if (rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) sl_nf_q[k] <= 1'b1;
+          end
         if (sl_bw_q[d_slot] == 16'd1) begin
           sl_blk_q[d_slot] <= sl_blk_q[d_slot] + 16'd1;
           sl_bw_q[d_slot]  <= sl_gm_q[d_slot] << 2;
         end else begin
           sl_bw_q[d_slot]  <= sl_bw_q[d_slot] - 16'd1;
         end
-        if (rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) sl_nf_q[d_slot] <= 1'b1;
       end
       if (rdack_in) begin
-        sl_err_q[d_slot]   <= 1'b1;
+        for (int k = 0; k < NSlot; k++) if (d_slot == 2'(k)) sl_err_q[k] <= 1'b1;
         sl_memst_q[d_slot] <= rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4];
         sl_addr_q[d_slot]  <= rs_in_flit_i[32*ktpu_pkg::ACK_ADDR_WORD +: 32];
       end
@@ -674,13 +650,15 @@ module ktpu_node #(
         fill_v_q <= 1'b1;
         fill_f_q <= mkflit(sl_x_q[done_slot], sl_y_q[done_slot], TyDone, sl_txn_q[done_slot],
                            1'b1, pl);
-        sl_v_q[done_slot] <= 1'b0;
+        for (int k = 0; k < NSlot; k++) if (done_slot == 2'(k)) sl_v_q[k] <= 1'b0;
         if (sl_err_q[done_slot]) poison_q <= 1'b1;
       end
       // grants
-      if (gr_use) gr_v_q[gr_idx] <= 1'b0;
+      for (int k = 0; k < 4; k++) begin
+        if (gr_use && gr_idx == 2'(k))                  gr_v_q[k] <= 1'b0;
+        if (grant_in && !gr_full && gr_free == 2'(k))   gr_v_q[k] <= 1'b1;
+      end
       if (grant_in && !gr_full) begin
-        gr_v_q[gr_free] <= 1'b1;
         gr_x_q[gr_free] <= hdr4(rs_in_flit_i, ktpu_pkg::FLIT_SRC_X_LSB);
         gr_y_q[gr_free] <= hdr4(rs_in_flit_i, ktpu_pkg::FLIT_SRC_Y_LSB);
       end
@@ -734,6 +712,7 @@ module ktpu_node #(
 `endif
 
   logic unused_ok;
-  assign unused_ok = ^{iq_count, rs_tag, rs_ack, rs_in_flit_i, rq_in_flit_i, w[0], w[2], w[4], st_got_q};
+  assign unused_ok = ^{rs_tag, rs_ack, rs_in_flit_i, rq_in_flit_i, w[0], w[2], w[4], st_got_q,
+                       aoff[15:L1W], boff[15:L1W], toff[15:TW]};   // the head checked they fit
 endmodule
 `default_nettype wire

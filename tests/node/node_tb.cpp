@@ -709,6 +709,21 @@ static void error_test(int e, int g) {
     CHECK(code(f) == KTPU_CLERR_OK, "status after errors");
     CHECK((f.w[KTPU_CD_FLAGS_WORD] >> KTPU_CD_FLAGS_ERRS_LSB) == (uint32_t)nerr,
           "error count %u, expected %d", f.w[KTPU_CD_FLAGS_WORD] >> 16, nerr);
+    // again back to back, NODE_IQ_DEPTH at a time: each instruction reaches
+    // the engine in the cycle the one before it leaves, and must bring its
+    // own code (the node checks an instruction a cycle ahead of the engine)
+    for (int k0 = 0; k0 < n; k0 += KTPU_NODE_IQ_DEPTH) {
+        int t[KTPU_NODE_IQ_DEPTH], k1 = std::min(n, k0 + (int)KTPU_NODE_IQ_DEPTH);
+        for (int k = k0; k < k1; k++) t[k - k0] = issue(e, cases[k].in, cases[k].flits);
+        for (int k = k0; k < k1; k++) {
+            int got = code(wait_done(t[k - k0]));
+            CHECK(got == cases[k].code, "%s, back to back: code %d, expected %d", cases[k].what, got,
+                  cases[k].code);
+        }
+    }
+    f = wait_done(issue(e, i_status(1)));
+    CHECK((f.w[KTPU_CD_FLAGS_WORD] >> KTPU_CD_FLAGS_ERRS_LSB) == (uint32_t)nerr,
+          "error count back to back %u, expected %d", f.w[KTPU_CD_FLAGS_WORD] >> 16, nerr);
     for (int t : gt) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "GEMM beside the errors");
     wait_done(gs);
     check_c("GEMM beside errors", C, 2 * N, M, N, c.data(), N, 64);
