@@ -20,12 +20,14 @@ define NL
 endef
 
 .DEFAULT_GOAL := help
-.PHONY: help deps test run bench synth regress fuzz fw clean test-run run-build run-go bench-build \
+.PHONY: help deps test test-failed run bench synth regress fuzz fw clean test-run run-build run-go bench-build \
         bench-go synth-build synth-go regress-build regress-go
 
 help:
 	@echo "make run     - build and run the default job"
-	@echo "make test    - build and run the whole test suite (ends 'N passed, N failed')"
+	@echo "make test    - build and run the whole test suite (ends 'N passed, N failed');"
+	@echo "               T='acc_* cpu_isa' runs only the tests whose names match"
+	@echo "make test-failed - build, then run only the tests that failed in the last run"
 	@echo "make bench   - performance benchmarks (simulated cycles, CSV in build/bench/)"
 	@echo "make synth   - Yosys resource table per block"
 	@echo "make regress - long sweeps, beyond make test"
@@ -39,6 +41,10 @@ deps:
 # Packages first, then the parallel build: deps must finish before any rule
 # that calls verilator or the cross compiler starts.
 test:    deps ; @$(MAKE) --no-print-directory -j$(NPROC) test-run
+test-failed: deps
+	@f=$$(tr "\n" " " <$(BUILD)/logs/failed 2>/dev/null); \
+	if [ -z "$${f// }" ]; then echo "make test-failed: no failed test on record ($(BUILD)/logs/failed)"; \
+	else $(MAKE) --no-print-directory -j$(NPROC) test-run T="$$f"; fi
 run:     deps ; @$(MAKE) --no-print-directory -j$(NPROC) run-build && $(MAKE) --no-print-directory run-go
 bench:   deps ; @$(MAKE) --no-print-directory -j$(NPROC) bench-build && $(MAKE) --no-print-directory bench-go
 synth:   deps ; @$(MAKE) --no-print-directory -j$(NPROC) synth-build && $(MAKE) --no-print-directory synth-go
@@ -214,7 +220,7 @@ run_cmds = @set -e; $(1) true
 
 test-run: $(TEST_DEPS)
 	$(file >$(BUILD)/tests.list,$(foreach t,$(TESTS),$(t)$(TAB)$(TEST_CMD.$(t))$(NL)))
-	@scripts/run_tests.sh $(BUILD)/tests.list $(BUILD)/logs
+	@KTPU_TEST_ONLY='$(T)' scripts/run_tests.sh $(BUILD)/tests.list $(BUILD)/logs $(BUILD)/test-results.xml
 
 run-build: $(RUN_DEPS)
 run-go:

@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Runs every test named in a list file (lines: NAME<TAB>COMMAND), one log per
+# Runs the tests named in a list file (lines: NAME<TAB>COMMAND), one log per
 # test under LOGDIR, and ends with the line "N passed, N failed".
 # A test passes when its command exits 0; nothing here greps output for "PASS".
+#
+# KTPU_TEST_ONLY: blank-separated shell patterns (make test T='acc_* cpu_isa');
+# only the tests whose names match one of them run, and none matching is an
+# error. LOGDIR/failed lists the names that failed (empty after a clean run:
+# make test-failed runs those again). JUNIT (third argument, optional): a
+# JUnit XML report of the run, for CI systems that read one.
 #
 # KTPU_TEST_JOBS tests run at once (default: the machine's cores): every
 # test keeps its temporary files under mktemp or its own directory, so none
 # shares a path with another. The longest run first (LOGDIR/times keeps the
 # last run's seconds per test; a test not in it counts as 60 s), so that the
-# last one to finish is a short one.
+# last one to finish is a short one. Lines print as tests finish; the failed
+# ones are listed again at the end in the list's order.
 set -u
 list=$1
 logdir=${2:-build/logs}
+junit=${3:-}
 jobs=${KTPU_TEST_JOBS:-$(nproc)}
+only=${KTPU_TEST_ONLY:-}
 mkdir -p "$logdir"
 declare -A prev
 if [ -f "$logdir/times" ]; then
@@ -21,22 +30,36 @@ names=() cmds=()
 while IFS=$'\t' read -r name cmd; do
   name=${name#"${name%%[![:space:]]*}"}   # make's foreach leaves a leading blank
   [ -z "$name" ] && continue
+  if [ -n "$only" ]; then
+    keep=0
+    for pat in $only; do
+      # shellcheck disable=SC2053  # a pattern on purpose
+      [[ $name == $pat ]] && keep=1
+    done
+    [ "$keep" = 1 ] || continue
+  fi
   names+=("$name")
   cmds+=("$cmd")
 done <"$list"
+if [ ${#names[@]} -eq 0 ]; then
+  echo "run_tests.sh: no test matches '$only' (names: build/tests.list)" >&2
+  exit 2
+fi
 mapfile -t order < <(for i in "${!names[@]}"; do echo "${prev[${names[$i]}]:-60} $i"; done | sort -k1,1nr -k2,2n |
                      awk '{ print $2 }')
 
-pass=0; fail=0; failed=()
+pass=0; fail=0
+declare -A status_of=() secs_of=()
 declare -A slot_of=()   # pid -> test index
 running=0
-: >"$logdir/times.new"
 report() {  # report INDEX: the test's line, from the result its job left
   local name=${names[$1]} status secs summary
   read -r status secs <"$logdir/$name.result"
   rm -f "$logdir/$name.result"
-  if [ "$status" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
-  echo "$name $secs" >>"$logdir/times.new"
+  if [ "$status" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+  status_of[$name]=$status
+  secs_of[$name]=$secs
+  prev[$name]=$secs
   # The last line a test prints is its summary (check counts); show it.
   summary=$(grep -v '^[[:space:]]*$' "$logdir/$name.log" | tail -n 1 | cut -c1-100)
   printf '%-4s %-34s %4ss  %s\n' "$status" "$name" "$secs" "$summary"
@@ -60,10 +83,39 @@ for i in "${order[@]}"; do
   running=$((running + 1))
 done
 while [ "$running" -gt 0 ]; do reap; done
+
+# times: this run's seconds over the last ones (a subset run keeps the rest)
+for n in "${!prev[@]}"; do echo "$n ${prev[$n]}"; done | sort >"$logdir/times.new"
 mv -f "$logdir/times.new" "$logdir/times"
-for n in "${failed[@]+"${failed[@]}"}"; do
+: >"$logdir/failed"
+for n in "${names[@]}"; do
+  [ "${status_of[$n]}" = FAIL ] || continue
+  echo "$n" >>"$logdir/failed"
   echo "---- $n (last 20 lines of $logdir/$n.log)"
   tail -n 20 "$logdir/$n.log"
 done
+
+if [ -n "$junit" ]; then
+  xml() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' | tr -d '\000-\010\013\014\016-\037'; }
+  total=0
+  for n in "${names[@]}"; do total=$((total + ${secs_of[$n]})); done
+  {
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    echo "<testsuites tests=\"${#names[@]}\" failures=\"$fail\" time=\"$total\">"
+    echo "<testsuite name=\"ktpu\" tests=\"${#names[@]}\" failures=\"$fail\" time=\"$total\">"
+    for n in "${names[@]}"; do
+      echo "<testcase classname=\"ktpu\" name=\"$n\" time=\"${secs_of[$n]}\">"
+      if [ "${status_of[$n]}" = FAIL ]; then
+        echo "<failure message=\"$(grep -v '^[[:space:]]*$' "$logdir/$n.log" | tail -n 1 | cut -c1-200 | xml)\">"
+        tail -n 40 "$logdir/$n.log" | xml
+        echo "</failure>"
+      fi
+      echo "<system-out>$logdir/$n.log</system-out>"
+      echo "</testcase>"
+    done
+    echo "</testsuite>"
+    echo "</testsuites>"
+  } >"$junit"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
