@@ -36,7 +36,8 @@ set period [format %.3f [expr {1.0e9 / $clk_hz}]]
 create_clock -period $period -name clk [get_ports clk_i]
 
 # KTPU_XPM: ktpu_ram instantiates xpm_memory_sdpram with the primitive named
-# (SPEC §4) and the lane files as MEMORY_INIT_FILE.
+# (SPEC §4) and the lane files as MEMORY_INIT_FILE; ktpu_clk_gate a BUFGCE
+# (each cluster node's clock, stopped while the node is idle).
 synth_design -top ktpu_fpga_top -part $part -verilog_define KTPU_XPM=1 \
     -generic ClkHz=$clk_hz -generic Clusters=$clusters -generic "RamInit=\"$raminit\""
 opt_design

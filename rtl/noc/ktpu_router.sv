@@ -20,6 +20,9 @@
 //   interleaved on a link.
 // Throughput: one flit per cycle per output; latency 1 cycle per hop (FIFO
 // register) when the output is free.
+// Clock: gated (ktpu_clk_gate) while every input FIFO is empty and no flit
+// arrives: with no flit the router presents nothing and no register of it
+// changes, so the gate is invisible on the links (docs/noc.md).
 `default_nettype none
 
 module ktpu_router #(
@@ -57,9 +60,13 @@ module ktpu_router #(
   localparam int HdrDyLsb = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_DST_Y_LSB;
   localparam int HdrLast  = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_LAST_LSB;
 
+  // ---- clock gate ------------------------------------------------------------
+  logic [4:0] head_v;
+  logic       gclk;
+  ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || in_valid_i != '0 || head_v != '0), .gclk_o(gclk));
+
   // ---- input FIFOs ----------------------------------------------------------
   logic [W-1:0]  head   [5];
-  logic [4:0]    head_v;
   logic [4:0]    pop;
 
   for (genvar p = 0; p < 5; p++) begin : gen_in
@@ -73,7 +80,7 @@ module ktpu_router #(
     assign head_v[p]     = (cnt_q != '0);
     assign head[p]       = mem_q[rd_q];
 
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge gclk) begin
       if (rst_i) begin
         rd_q  <= '0;
         wr_q  <= '0;
@@ -85,7 +92,7 @@ module ktpu_router #(
       end
     end
     // Payload storage needs no reset: cnt_q says what is valid.
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge gclk) begin
       if (push) mem_q[wr_q] <= in_flit_i[p*W +: W];
     end
   end
@@ -165,7 +172,7 @@ module ktpu_router #(
     assign out_flit_o[o*W +: W]  = flit;
     assign take[o]               = out_ready_i[o] ? sel[o] : 5'b00000;
 
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge gclk) begin
       if (rst_i) begin
         mid_q   <= 1'b0;
         hold_q  <= 1'b0;
@@ -188,7 +195,7 @@ module ktpu_router #(
 
 `ifndef SYNTHESIS
     // A packet whose flits disagree on dst would wedge a bound output.
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge gclk) begin
       if (!rst_i && (mid_q || hold_q) && (owner_q & head_v) != 5'b00000)
         assert ((owner_q & ~req) == 5'b00000)
           else $error("ktpu_router(%0d,%0d): packet on output %0d changed route mid-packet", X, Y, o);
@@ -206,7 +213,7 @@ module ktpu_router #(
 
 `ifndef SYNTHESIS
   // An input's head wants exactly one output, so at most one output takes it.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (!rst_i) begin
       for (int p = 0; p < 5; p++) begin
         int n;

@@ -100,6 +100,16 @@ module ktpu_node #(
   assign rq_ty   = hdr4(rq_in_flit_i, ktpu_pkg::FLIT_TYPE_LSB);
   assign rq_last = rq_in_flit_i[H + ktpu_pkg::FLIT_LAST_LSB];
 
+  // ==== clock gate ===============================================================
+  // Everything but the STATUS counters runs on gclk, which stops while the
+  // node is asleep (nothing queued, in flight or waiting to leave) and no
+  // flit arrives: the next edge would change nothing then, and an idle
+  // cluster costs neither clock power nor simulation time (docs/node.md,
+  // "Clock gate"). A flit arriving wakes it for the edge that takes it.
+  logic gclk, asleep;
+  ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || rq_in_valid_i || rs_in_valid_i || !asleep),
+                        .gclk_o(gclk));
+
   // Instruction FIFO: {bad length, src x, src y, txn, payload words 0..6}.
   localparam int unsigned IqW = 1 + 4 + 4 + 8 + 224;
   logic           iq_empty, iq_full, iq_push;   // empty: nothing queued, not even at the head
@@ -109,7 +119,7 @@ module ktpu_node #(
   logic [15:0]    hd_gmgn_q;                    // its GM x GN (a FWD GEMM's packet count)
   // the FIFO, and its head checked a cycle ahead of the engine (ktpu_node_iq)
   ktpu_node_iq #(.Width(IqW), .X(X), .Y(Y), .L1Depth(L1Depth), .AccDepth(AccDepth)) u_iq (
-    .clk_i(clk_i), .rst_i(rst_i), .push_i(iq_push),
+    .clk_i(gclk), .rst_i(rst_i), .push_i(iq_push),
     .wdata_i({!rq_last, rq_in_flit_i[H + ktpu_pkg::FLIT_SRC_X_LSB +: 4],
               rq_in_flit_i[H + ktpu_pkg::FLIT_SRC_Y_LSB +: 4],
               rq_in_flit_i[H + ktpu_pkg::FLIT_TXN_LSB +: 8], rq_in_flit_i[223:0]}),
@@ -149,7 +159,7 @@ module ktpu_node #(
   logic        recv_start;
   logic [15:0] recv_n;
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       rq_skip_q <= 1'b0;
       st_open_q <= 1'b0;
@@ -237,12 +247,12 @@ module ktpu_node #(
   for (genvar l = 0; l < 4; l++) begin : gen_l1
     ktpu_ram #(.Width(232), .Depth(L1Depth), .ReadLatency(ktpu_pkg::L1_READ_LATENCY),
                .Primitive("block")) u_l1a (
-      .clk_i(clk_i), .we_i(data_in && !sl_side_q[d_slot] && d_lane == 2'(l)),
+      .clk_i(gclk), .we_i(data_in && !sl_side_q[d_slot] && d_lane == 2'(l)),
       .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
       .re_i(l1_re), .raddr_i(l1a_raddr), .rdata_o(l1a_q[l]));
     ktpu_ram #(.Width(232), .Depth(L1Depth), .ReadLatency(ktpu_pkg::L1_READ_LATENCY),
                .Primitive("block")) u_l1b (
-      .clk_i(clk_i), .we_i(data_in && sl_side_q[d_slot] && d_lane == 2'(l)),
+      .clk_i(gclk), .we_i(data_in && sl_side_q[d_slot] && d_lane == 2'(l)),
       .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
       .re_i(l1_re), .raddr_i(l1b_raddr), .rdata_o(l1b_q[l]));
   end
@@ -305,7 +315,7 @@ module ktpu_node #(
   logic [2:0]  cmd_op;
   logic [TW-1:0] cmd_addr;
   ktpu_node_seq #(.L1Depth(L1Depth), .AccDepth(AccDepth)) u_seq (
-    .clk_i(clk_i), .rst_i(rst_i),
+    .clk_i(gclk), .rst_i(rst_i),
     .start_i(seq_start), .mode_i(seq_mode), .aoff_i(L1W'(aoff)), .boff_i(L1W'(boff)),
     .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit), .fwd_i(i_fwd),
     .kb_o(seq_kb), .kb_ready_i(kb_ready), .starved_o(seq_starved),
@@ -328,12 +338,12 @@ module ktpu_node #(
   logic [303:0] partial;
   logic [63:0]  scales;
   ktpu_cluster_dp u_dp (
-    .clk_i(clk_i), .rst_i(rst_i), .en_i(1'b1), .valid_i(issue), .a_i(a_ent), .b_i(b_ent),
+    .clk_i(gclk), .rst_i(rst_i), .en_i(1'b1), .valid_i(issue), .a_i(a_ent), .b_i(b_ent),
     .valid_o(dp_valid), .partial_o(partial)
   );
   // The scales do not pass through the datapath: they ride beside it.
   ktpu_delay #(.Width(64), .Depth(ktpu_pkg::CLUSTER_DP_LATENCY)) u_scales (
-    .clk_i(clk_i), .en_i(1'b1), .d_i({sb, sa}), .q_o(scales)
+    .clk_i(gclk), .en_i(1'b1), .d_i({sb, sa}), .q_o(scales)
   );
 
   logic         emit_v, emit_r, pout_v, pout_r, acc_busy, stat_clear;
@@ -342,7 +352,7 @@ module ktpu_node #(
   logic [2:0]   acc_flags;
   /* verilator lint_off PINCONNECTEMPTY */
   ktpu_acc #(.Depth(AccDepth)) u_acc (
-    .clk_i(clk_i), .rst_ni(!rst_i),
+    .clk_i(gclk), .rst_ni(!rst_i),
     .cmd_valid_i(cmd_valid), .cmd_ready_o(cmd_ready), .cmd_op_i(cmd_op), .cmd_addr_i(cmd_addr),
     .res_valid_i(dp_valid), .res_p_i(partial), .res_sa_i(scales[31:0]), .res_sb_i(scales[63:32]),
     .peer_in_valid_i(pin_take), .peer_in_ready_o(peer_ready), .peer_in_data_i(pa_data_q),
@@ -359,7 +369,7 @@ module ktpu_node #(
   logic [287:0] dr_f;
   ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts),
                     .Mem1X(Mem1X), .Mem1Y(Mem1Y), .PortBit(PortBit)) u_drain (
-    .clk_i(clk_i), .rst_i(rst_i),
+    .clk_i(gclk), .rst_i(rst_i),
     .job_push_i(job_push), .job_base_i(base), .job_stride_i(stride), .job_gm_i(gm),
     .job_gn_i(gn), .job_full_o(job_full),
     .emit_valid_i(emit_v), .emit_ready_o(emit_r), .emit_data_i(emit_d),
@@ -385,7 +395,7 @@ module ktpu_node #(
   assign pk_v   = pout_v;
   assign pk_f   = mkflit(pk_x_q, pk_y_q, TyPd, 8'h50, pk_hi_q, pk_pl);
   assign pout_r = pk_v && pk_r && pk_hi_q;
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       pk_hi_q   <= 1'b0;
       pk_left_q <= '0;
@@ -426,7 +436,7 @@ module ktpu_node #(
   assign pk_r = rq_out_ready_i && sel == 2'd2;
   logic rq_take;
   assign rq_take = rq_out_valid_o && rq_out_ready_i;
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) lock_q <= 1'b0;
     else if (rq_take) begin
       lock_q <= !rq_out_flit_o[H + ktpu_pkg::FLIT_LAST_LSB];
@@ -486,6 +496,7 @@ module ktpu_node #(
   end
   assign quiet   = !seq_busy && fills_out == '0 && !dr_busy && !acc_busy && !pout_v &&
                    pk_left_q == '0 && !rd_v_q;
+  assign asleep  = iq_empty && quiet && !eng_v_q && !fill_v_q;
   assign fill_go = hd_v_q && err == '0 && op == OpFill && have_free && !rd_v_q;
   // a FWD GEMM also needs its receiver's grant and the peer packetiser free
   // (an earlier FWD GEMM answered at its start; its packets may still leave)
@@ -562,7 +573,7 @@ module ktpu_node #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       eng_v_q <= 1'b0;
       ph_q    <= 1'b0;
@@ -701,9 +712,16 @@ module ktpu_node #(
   end
 
 `ifndef SYNTHESIS
+  // quiet covers the request plane and the peer stream: no request flit
+  // waits and no peer packet is half assembled while the node sleeps
+  always_ff @(posedge clk_i) begin
+    if (!rst_i && asleep)
+      assert (!rq_out_valid_o && !pa_lo_v_q && !pa_v_q)
+        else $error("ktpu_node: asleep with a request flit or a peer packet pending");
+  end
   // The streaming start relies on the agent's K-block-major order: a word of
   // a FILL belongs to the K block being counted, never to a later one.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (!rst_i && data_in && sl_v_q[d_slot])
       assert (16'(rs_tag[ktpu_pkg::DATA_TAG_ENTRY_LSB +: 16] % sl_nk_q[d_slot]) == sl_blk_q[d_slot])
         else $error("ktpu_node: MEM_DATA entry %0d of slot %0d outside K block %0d (not K-block-major)",

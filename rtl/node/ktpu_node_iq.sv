@@ -44,12 +44,12 @@ module ktpu_node_iq #(
 
   logic [Width-1:0] iq_rdata;
   logic             fifo_empty, hd_load;
-  logic [$clog2(ktpu_pkg::NODE_IQ_DEPTH+1)-1:0] unused_count;
+  logic [$clog2(ktpu_pkg::NODE_IQ_DEPTH+1)-1:0] fifo_count;   // with what is still in its RAM
   ktpu_fifo #(.Width(Width), .Depth(ktpu_pkg::NODE_IQ_DEPTH), .Primitive("distributed"),
               .Name("ktpu_node instruction FIFO")) u_fifo (
     .clk_i(clk_i), .rst_ni(!rst_i), .push_i(push_i), .wdata_i(wdata_i),
     .pop_i(hd_load), .rdata_o(iq_rdata), .empty_o(fifo_empty), .full_o(full_o),
-    .count_o(unused_count)
+    .count_o(fifo_count)
   );
 
   function automatic logic l1_fits(input logic [15:0] off, input logic [31:0] n);
@@ -130,7 +130,7 @@ module ktpu_node_iq #(
   // The head register: loaded whenever it is empty or being taken, so
   // back-to-back instructions lose no cycle.
   assign hd_load = !fifo_empty && (!valid_o || pop_i);
-  assign empty_o = fifo_empty && !valid_o;
+  assign empty_o = fifo_count == '0 && !valid_o;
   always_ff @(posedge clk_i) begin
     if (rst_i)        valid_o <= 1'b0;
     else if (hd_load) valid_o <= 1'b1;
@@ -141,8 +141,5 @@ module ktpu_node_iq #(
       gmgn_o <= chk_gmgn;
     end
   end
-
-  logic unused_ok;
-  assign unused_ok = ^unused_count;
 endmodule
 `default_nettype wire

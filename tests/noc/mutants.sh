@@ -17,6 +17,8 @@ mutants=(
   "drop_when_ready_low|rtl/noc/ktpu_router.sv|s/assign take\[o\]               = out_ready_i\[o\] \? sel\[o\] : 5'b00000;/assign take[o] = sel[o];/"
   "fifo_overwrite_when_full|rtl/noc/ktpu_router.sv|s/assign in_ready_o\[p\] = \(cnt_q != \(PtrW\+1\)'\(FifoDepth\)\);/assign in_ready_o[p] = 1'b1;/"
   "arbiter_grants_two|rtl/noc/ktpu_router.sv|s/if \(req\[idx\[2:0\]\]\) pick = 5'b00001 << idx;/if (req[idx[2:0]]) pick = pick | (5'b00001 << idx);/"
+  "gate_ignores_arrivals|rtl/noc/ktpu_router.sv|s/\.en_i\(rst_i \|\| in_valid_i != '0 \|\| head_v != '0\)/.en_i(rst_i || head_v != '0)/"
+  "gate_ignores_held_flits|rtl/noc/ktpu_router.sv|s/\.en_i\(rst_i \|\| in_valid_i != '0 \|\| head_v != '0\)/.en_i(rst_i || in_valid_i != '0)/"
   "mesh_wrong_neighbour|rtl/noc/ktpu_mesh.sv|s/assign r_in_flit\[Me\]\[PortN\*F \+: F\] = r_out_flit\[NN\]\[PortS\*F \+: F\];/assign r_in_flit[Me][PortN*F +: F] = r_out_flit[NN][PortE*F +: F];/"
 )
 survived=0
@@ -34,7 +36,7 @@ for m in "${mutants[@]}"; do
   if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
        --assert -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=3 -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
        -GWidth=3 -GHeight=3 --top-module ktpu_mesh --Mdir "$d/obj" -o Vktpu_mesh \
-       "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" "$PWD/tests/noc/mesh_stress.cpp" >"$d/build.log" 2>&1; then
+       rtl/prim/ktpu_clk_gate.sv "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" "$PWD/tests/noc/mesh_stress.cpp" >"$d/build.log" 2>&1; then
     echo "mutant $name: build failed (see $d/build.log)"; survived=1; continue
   fi
   if "$d/obj/Vktpu_mesh" --cycles 30000 --seed 5 >"$d/run.log" 2>&1; then
@@ -56,7 +58,7 @@ for name in stray_empty_uncounted; do
   if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint -O1 --assert \
        -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=2 -DEMPTY_NODE=4 -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
        -GWidth=3 -GHeight=2 -GEmptyNode=4 --top-module mesh_empty_top --Mdir "$d/obj" -o Vmesh_empty_top \
-       "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" tests/noc/mesh_empty_top.sv "$PWD/tests/noc/mesh_stress.cpp" \
+       rtl/prim/ktpu_clk_gate.sv "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" tests/noc/mesh_empty_top.sv "$PWD/tests/noc/mesh_stress.cpp" \
        >"$d/build.log" 2>&1; then
     echo "mutant $name: build failed (see $d/build.log)"; survived=1; continue
   fi

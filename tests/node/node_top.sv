@@ -25,7 +25,9 @@ module node_top #(
   output logic [287:0] cpu_rs_flit_o,
   input  wire  [31:0]  win_limit_i,
   output logic [31:0]  stray_rq_o,
-  output logic [31:0]  stray_rs_o
+  output logic [31:0]  stray_rs_o,
+  // cluster-cycles with the node's clock stopped (ktpu_clk_gate), summed
+  output logic [31:0]  gated_o
 );
 `ifdef KTPU_GLBL
   glbl glbl ();
@@ -64,6 +66,13 @@ module node_top #(
     .req_wdata_i(dq_d), .req_wstrb_i(dq_s), .req_tag_i(dq_t),
     .rsp_valid_o(dr_v), .rsp_ready_i(dr_r), .rsp_rdata_o(dr_d), .rsp_tag_o(dr_t));
 
+  logic [N-1:0] gated;
+  logic [31:0]  gated_now;
+  always_comb begin
+    gated_now = '0;
+    for (int n = 0; n < N; n++) gated_now = gated_now + 32'(gated[n]);
+  end
+  always_ff @(posedge clk_i) gated_o <= rst_i ? '0 : gated_o + gated_now;
   for (genvar n = 0; n < N; n++) begin : gen_node
     localparam logic [3:0] Kind = Kinds[4*n +: 4];
     if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
@@ -76,6 +85,7 @@ module node_top #(
         .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[288*n +: 288]),
         .act_o());
       /* verilator lint_on PINCONNECTEMPTY */
+      assign gated[n] = !u_node.u_gate.en_q;
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
       localparam int A = mem_index(n);
       /* verilator lint_off PINCONNECTEMPTY */
@@ -92,6 +102,7 @@ module node_top #(
         .win_err_count_o(), .bad_req_count_o(), .nonfinite_count_o(), .nonfinite_addr_o());
       /* verilator lint_on PINCONNECTEMPTY */
       assign rs_out_r[n] = 1'b1;     // nothing answers the agent: sink strays
+      assign gated[n] = 1'b0;
       assign rq_in_v[n] = 1'b0;
       assign rq_in_f[288*n +: 288] = '0;
     end else if (Kind == 4'(ktpu_pkg::NODE_CPU)) begin : gen_cpu
@@ -106,7 +117,9 @@ module node_top #(
       assign rs_out_r[n]             = cpu_rs_ready_i;
       assign rs_in_v[n]              = 1'b0;
       assign rs_in_f[288*n +: 288]   = '0;
+      assign gated[n]                = 1'b0;
     end else begin : gen_empty
+      assign gated[n] = 1'b0;
       assign rq_in_v[n] = 1'b0;
       assign rq_in_f[288*n +: 288] = '0;
       assign rq_out_r[n] = 1'b1;

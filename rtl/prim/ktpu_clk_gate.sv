@@ -1,0 +1,28 @@
+`default_nettype none
+// Clock gate: gclk_o follows clk_i in the cycles whose en_i was high at the
+// falling edge before them, and stays low in the others (glitch-free: en_i
+// is taken while clk_i is low, so gclk_o never starts or ends mid-pulse).
+// The gated logic and the rest of the design are one synchronous clock
+// domain: a gated register samples, at the rising edge it sees, the same
+// values every free-running register does.
+//   - simulation and Yosys: a falling-edge enable register and an AND;
+//   - FPGA build with +define+KTPU_XPM (the vendor's libraries present): a
+//     BUFGCE (CE_TYPE "SYNC", which takes CE the same way), a global
+//     clock buffer per gated block.
+// What it is for: a block with nothing to do costs no clock power on the
+// board and no evaluation in Verilator, where a gated block's logic runs
+// only at the edges it sees (docs/soc.md, "Idle clusters").
+module ktpu_clk_gate (
+  input  wire  clk_i,
+  input  wire  en_i,     // settled before clk_i falls
+  output logic gclk_o
+);
+`ifdef KTPU_XPM
+  BUFGCE #(.CE_TYPE("SYNC")) u_bufgce (.I(clk_i), .CE(en_i), .O(gclk_o));
+`else
+  logic en_q;
+  always_ff @(negedge clk_i) en_q <= en_i;
+  assign gclk_o = clk_i & en_q;
+`endif
+endmodule
+`default_nettype wire
