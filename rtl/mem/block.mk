@@ -6,7 +6,7 @@
 # both tops.
 RTL.quant      := rtl/mem/ktpu_quant.sv
 RTL.mem_agent  := rtl/mem/ktpu_mem_iter.sv rtl/mem/ktpu_mem_agent.sv
-RTL_USES.mem_agent := quant fifo
+RTL_USES.mem_agent := quant fifo clk_gate
 RTL.dram       := rtl/mem/ktpu_dram.sv
 RTL.axi_bridge := rtl/mem/ktpu_axi_bridge.sv
 RTL_USES.axi_bridge := fifo

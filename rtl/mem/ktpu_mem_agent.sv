@@ -165,6 +165,8 @@ module ktpu_mem_agent #(
     ack_payload = {160'd0, cnt, addr, 24'd0, op, code};
   endfunction
 
+  logic        gclk;               // clk_i, stopped while the agent is asleep (clock gate, below)
+
   // ---- shared wires -----------------------------------------------------------
   logic        wr_clear;           // no earlier read still to issue overlaps the write burst
   logic [31:0] wr_lo_q, wr_hi_q;   // the burst's bytes [lo, hi)
@@ -389,7 +391,7 @@ module ktpu_mem_agent #(
   assign iq_push = (fs_q == FQueue) && !iq_full;
   assign aq_push = (fs_q == FWAck) && !aq_full;
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       fs_q      <= FIdle;
       b2_v_q    <= 1'b0;
@@ -450,7 +452,7 @@ module ktpu_mem_agent #(
   end
 
   // Datapath registers of the front end (meaningful per state, not reset).
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (fs_q == FIdle && req_valid_i) cur_q <= req_flit_i;
     if (fs_q == FM0) total_q <= mul_p[31:0];
     if (fs_q == FM1) ext1_q  <= mul_p;
@@ -550,14 +552,14 @@ module ktpu_mem_agent #(
   for (genvar s = 0; s < NStream; s++) begin : gen_stream
     assign st_load[s] = (load_rd && free_st == SW'(s)) || (load_job && s == 0);
     ktpu_mem_iter u_iter (
-      .clk_i, .rst_i,
+      .clk_i(gclk), .rst_i,
       .load_i(st_load[s]), .base_i(iqh_base), .stride_i(iqh_stride), .groups_i(iqh_groups),
       .per_group_i(iqh_per), .four_lanes_i(!iqh_job), .fp16_i(iqh_fp16),
       .step_i(is_rd_take && sel == SW'(s)), .active_o(st_act[s]), .addr_o(st_addr[s]),
       .half_o(st_half[s]), .lane_o(st_lane[s]), .entry_o(st_entry[s]), .last_o(st_last[s]),
       .block_end_o(st_blk[s])
     );
-    always_ff @(posedge clk_i) begin
+    always_ff @(posedge gclk) begin
       if (st_load[s]) begin
         st_job_q[s]  <= iqh_job;
         st_fp16_q[s] <= iqh_fp16;
@@ -576,7 +578,7 @@ module ktpu_mem_agent #(
   assign mf_wdata = {st_job_q[sel], st_fp16_q[sel], st_dx_q[sel], st_dy_q[sel], st_txn_q[sel],
                      st_entry[sel], st_lane[sel], st_half[sel], st_addr[sel]};
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       st_rr_q    <= '0;
       job_busy_q <= 1'b0;
@@ -671,7 +673,7 @@ module ktpu_mem_agent #(
   end
   assign rf_pop = rs_step;
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       mx_v_q <= 1'b0;
     end else begin
@@ -679,7 +681,7 @@ module ktpu_mem_agent #(
       else if (mx_take) mx_v_q <= 1'b0;
     end
   end
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rs_step && m_fp16 && !m_half) begin
       lo_q      <= rf_head;
       lo_addr_q <= m_addr;
@@ -690,10 +692,10 @@ module ktpu_mem_agent #(
   end
 
   ktpu_quant #(.TagBits(TW)) u_quant (
-    .clk_i, .rst_i,
+    .clk_i(gclk), .rst_i,
     .valid_i(qi_valid), .ready_o(qi_ready), .x_i({rf_head, lo_q}), .tag_i(qi_tag),
     .valid_o(qo_valid), .ready_i(qo_ready), .q_o(qo_q), .scale_o(qo_scale),
-    .nonfinite_o(qo_nf), .tag_o(qo_tag)
+    .nonfinite_o(qo_nf), .tag_o(qo_tag), .busy_o(q_busy)
   );
 
   logic        qo_job;
@@ -718,7 +720,7 @@ module ktpu_mem_agent #(
   assign job_done = job_fin;
 
   ktpu_mem_iter u_iter_wb (
-    .clk_i, .rst_i,
+    .clk_i(gclk), .rst_i,
     .load_i(load_job), .base_i(iqh_dst), .stride_i(iqh_dstride),
     .groups_i(iqh_groups), .per_group_i(iqh_per), .four_lanes_i(1'b0), .fp16_i(1'b0),
     .step_i(qo_valid && qo_ready && qo_job), .active_o(unused_iw_active), .addr_o(iw_addr),
@@ -727,7 +729,7 @@ module ktpu_mem_agent #(
   );
 
   logic [31:0] nf_count_q, nf_addr_q;
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       qd_v_q     <= 1'b0;
       wb_v_q     <= 1'b0;
@@ -750,7 +752,7 @@ module ktpu_mem_agent #(
       else if (qdone_take) qdone_v_q <= 1'b0;
     end
   end
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (qo_valid && qo_ready && !qo_job)
       qd_f_q <= mkflit(qo_dx, qo_dy, TyData, qo_txn,
                        {qo_entry, 5'd0, qo_nf, qo_lane, qo_scale, qo_q});
@@ -786,12 +788,12 @@ module ktpu_mem_agent #(
   assign {aqh_dx, aqh_dy, aqh_txn, aqh_code} = aq_head[AW-1:9];
   assign wack_dec = !aq_empty && (!wack_v_q || wack_take);
   assign aq_pop   = wack_dec;
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) wack_v_q <= 1'b0;
     else if (wack_dec) wack_v_q <= 1'b1;
     else if (wack_take) wack_v_q <= 1'b0;
   end
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (wack_dec)
       wack_f_q <= mkflit(aqh_dx, aqh_dy, TyAck, aqh_txn,
                          ack_payload(aqh_code, TyWr, 32'd0, 32'(aqh_beats)));
@@ -822,7 +824,7 @@ module ktpu_mem_agent #(
   end
   assign {qdone_take, wack_take, ref_take, qd_take, mx_take} = take;
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (rst_i) begin
       out_v_q <= 1'b0;
       rr_q    <= 3'd0;
@@ -832,7 +834,7 @@ module ktpu_mem_agent #(
         if (take[i]) rr_q <= (i == 4) ? 3'd0 : 3'(i + 1);
     end
   end
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (load_out)
       for (int i = 0; i < 5; i++) if (take[i]) out_f_q <= src_f[i];
   end
@@ -849,39 +851,59 @@ module ktpu_mem_agent #(
   logic        unused_iw_active, unused_iw_half, unused_iw_last, unused_iw_blk, unused_mf_full;
   logic [1:0]  unused_iw_lane;
   logic [15:0] unused_iw_entry;
-  logic [$clog2(RspDepth):0]   unused_cnt_1, unused_cnt_3;
-  logic [$clog2(QueueDepth):0] unused_cnt_2, unused_cnt_4;
   logic        unused_addr_bits;
   assign unused_addr_bits = ^{fe_wr_addr, wb_addr_q, is_rd_addr};
+
+  // ==== clock gate ========================================================================
+  // Everything runs on gclk, which stops while the agent is asleep (no request
+  // being taken or queued, no stream, no read beat in flight or buffered: mf
+  // names every beat from its issue to its use, no block in the quantiser,
+  // no job, no flit or ack waiting to leave) and neither a request flit nor
+  // a DRAM response arrives: the next edge would change nothing then
+  // (docs/mem.md, "Clock gate").
+  logic [$clog2(RspDepth):0]   rf_count, mf_count;
+  logic [$clog2(QueueDepth):0] iq_count, aq_count;
+  logic q_busy, asleep;
+  assign asleep = fs_q == FIdle && iq_count == '0 && aq_count == '0 && mf_count == '0 && !any_act &&
+                  !job_busy_q && !job_q && !q_busy && src_v == '0 && !out_v_q;
+  ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || req_valid_i || dram_rsp_valid_i || !asleep),
+                        .gclk_o(gclk));
 
   // ==== queues ============================================================================
   // rf: DRAM read data, RspDepth x 256 bits, and mf: their names, RspDepth x
   // 69 bits, block RAM (credits bound both). iq/aq: a few entries each,
   // distributed RAM.
   ktpu_fifo #(.Width(256), .Depth(RspDepth), .Primitive("block"), .Name("mem_agent.rf")) u_rf (
-    .clk_i, .rst_ni(!rst_i), .push_i(rf_push), .wdata_i(dram_rsp_rdata_i), .pop_i(rf_pop),
-    .rdata_o(rf_head), .empty_o(rf_empty), .full_o(rf_full), .count_o(unused_cnt_1)
+    .clk_i(gclk), .rst_ni(!rst_i), .push_i(rf_push), .wdata_i(dram_rsp_rdata_i), .pop_i(rf_pop),
+    .rdata_o(rf_head), .empty_o(rf_empty), .full_o(rf_full), .count_o(rf_count)
   );
   ktpu_fifo #(.Width(QW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.iq")) u_iq (
-    .clk_i, .rst_ni(!rst_i), .push_i(iq_push), .wdata_i(iq_wdata), .pop_i(iq_pop),
-    .rdata_o(iq_head), .empty_o(iq_empty), .full_o(iq_full), .count_o(unused_cnt_2)
+    .clk_i(gclk), .rst_ni(!rst_i), .push_i(iq_push), .wdata_i(iq_wdata), .pop_i(iq_pop),
+    .rdata_o(iq_head), .empty_o(iq_empty), .full_o(iq_full), .count_o(iq_count)
   );
   ktpu_fifo #(.Width(MW), .Depth(RspDepth), .Primitive("block"), .Name("mem_agent.mf")) u_mf (
-    .clk_i, .rst_ni(!rst_i), .push_i(mf_push), .wdata_i(mf_wdata), .pop_i(rf_pop),
-    .rdata_o(mf_head), .empty_o(mf_empty), .full_o(unused_mf_full), .count_o(unused_cnt_3)
+    .clk_i(gclk), .rst_ni(!rst_i), .push_i(mf_push), .wdata_i(mf_wdata), .pop_i(rf_pop),
+    .rdata_o(mf_head), .empty_o(mf_empty), .full_o(unused_mf_full), .count_o(mf_count)
   );
   ktpu_fifo #(.Width(AW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.aq")) u_aq (
-    .clk_i, .rst_ni(!rst_i), .push_i(aq_push),
+    .clk_i(gclk), .rst_ni(!rst_i), .push_i(aq_push),
     .wdata_i({cur_dx, cur_dy, cur_txn, wr_bad_q ? StBad : StOk, wr_beats_q}),
-    .pop_i(aq_pop), .rdata_o(aq_head), .empty_o(aq_empty), .full_o(aq_full), .count_o(unused_cnt_4)
+    .pop_i(aq_pop), .rdata_o(aq_head), .empty_o(aq_empty), .full_o(aq_full), .count_o(aq_count)
   );
 
 `ifndef SYNTHESIS
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge gclk) begin
     if (!rst_i) begin
       assert (!(rf_push && rf_full)) else $error("ktpu_mem_agent: read data without a credit");
       assert (!(!rf_empty && mf_empty)) else $error("ktpu_mem_agent: read data without its name");
     end
+  end
+  // what the sleep condition leaves to others: read credits (mf), a straddling
+  // write beat (the front end), a job's write-back beat (the job)
+  always_ff @(posedge clk_i) begin
+    if (!rst_i && asleep)
+      assert (rf_count == '0 && credit_q == ($clog2(RspDepth)+1)'(RspDepth) && !b2_v_q && !wb_v_q)
+        else $error("ktpu_mem_agent: asleep with read data, a read credit out or a write beat pending");
   end
 `endif
 

@@ -43,7 +43,8 @@ module ktpu_quant #(
   output logic      [32*7-1:0]    q_o,        // element k = q_o[7k +: 7], int7
   output logic      [7:0]         scale_o,
   output logic                    nonfinite_o,
-  output logic      [TagBits-1:0] tag_o
+  output logic      [TagBits-1:0] tag_o,
+  output logic                    busy_o      // a block is in the pipeline
 );
   if (ktpu_pkg::MX_BLOCK_K != 32'd32 || ktpu_pkg::MX_ELEM_BITS != 32'd7 ||
       ktpu_pkg::MX_SCALE_ONE != 32'hA0) begin : gen_bad_defs
@@ -58,6 +59,7 @@ module ktpu_quant #(
   localparam int NSt = 11;
   logic adv;  // the whole pipe moves
   logic [NSt:1]       v_q;
+  assign busy_o = v_q != '0;
   logic [TagBits-1:0] tag_q [NSt:1];
   logic               nf_q [NSt:2];
   logic [7:0]         scale_q [NSt:5];

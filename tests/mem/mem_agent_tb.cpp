@@ -623,6 +623,10 @@ int main(int argc, char **argv) {
     fclose(f);
   }
 
+  // the agent's clock gate closed in the idle stretches (drains, fill-rate
+  // gaps) and every check above held with it
+  CHECK(m->gated_o > 0, "clock gate: never closed");
+  printf("clock gate: %u cycles gated\n", m->gated_o);
   m->final();
   printf("checks per phase:");
   for (int p = 0; p < 7; p++) printf(" %s %llu;", phase[p], pc[p]);

@@ -20,7 +20,8 @@ module mem_agent_top #(
   output logic      [31:0]  bad_req_count_o,
   output logic      [31:0]  nonfinite_count_o,
   output logic      [31:0]  nonfinite_addr_o,
-  output logic              dram_busy_o       // a DRAM request offered this cycle
+  output logic              dram_busy_o,      // a DRAM request offered this cycle
+  output logic      [31:0]  gated_o           // cycles with the agent's clock stopped
 );
   logic         d_req_valid, d_req_ready, d_req_write, d_rsp_valid, d_rsp_ready;
   logic [23:0]  d_req_addr;
@@ -50,6 +51,7 @@ module mem_agent_top #(
   );
 
   assign dram_busy_o = d_req_valid;
+  always_ff @(posedge clk_i) gated_o <= rst_i ? '0 : gated_o + 32'(!u_agent.u_gate.en_q);
 endmodule
 
 `default_nettype wire
