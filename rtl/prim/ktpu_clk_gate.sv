@@ -7,8 +7,12 @@
 // values every free-running register does.
 //   - simulation and Yosys: a falling-edge enable register and an AND;
 //   - FPGA build with +define+KTPU_XPM (the vendor's libraries present): a
-//     BUFGCE (CE_TYPE "SYNC", which takes CE the same way), a global
-//     clock buffer per gated block.
+//     BUFGCE (CE_TYPE "SYNC", glitch-free), a global clock buffer per gated
+//     block. It passes or blocks a clock pulse by CE as it was set up
+//     before that pulse's rising edge (UG572, BUFGCE_1 and BUFGCTRL), a
+//     full-cycle path; the model samples en_i at the falling edge instead,
+//     which is the same whenever en_i settles in the first half of the
+//     cycle, as it always does in a zero-delay simulation.
 // What it is for: a block with nothing to do costs no clock power on the
 // board and no evaluation in Verilator, where a gated block's logic runs
 // only at the edges it sees (docs/soc.md, "Idle clusters").
