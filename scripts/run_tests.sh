@@ -42,7 +42,7 @@ while IFS=$'\t' read -r name cmd; do
   cmds+=("$cmd")
 done <"$list"
 if [ ${#names[@]} -eq 0 ]; then
-  echo "run_tests.sh: no test matches '$only' (names: build/tests.list)" >&2
+  echo "run_tests.sh: no test matches '$only' (names: $list)" >&2
   exit 2
 fi
 mapfile -t order < <(for i in "${!names[@]}"; do echo "${prev[${names[$i]}]:-60} $i"; done | sort -k1,1nr -k2,2n |
