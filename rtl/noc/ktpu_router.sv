@@ -153,12 +153,11 @@ module ktpu_router #(
     // Round-robin: first requester at or after ptr_q, wrapping.
     always_comb begin
       pick = 5'b00000;
-      for (int k = 4; k >= 0; k--) begin
-        logic [3:0] idx;  // (ptr_q + k) mod 5 without a divider: the sum is <= 8
-        idx = 4'(ptr_q) + 4'(k);
-        if (idx >= 4'd5) idx = idx - 4'd5;
-        if (req[idx[2:0]]) pick = 5'b00001 << idx;
-      end
+      // input (r + k) mod 5 for each pointer value r, a constant per term:
+      // no index arithmetic in front of the arbitration (docs/timing.md)
+      for (int r = 0; r < 5; r++)
+        for (int k = 4; k >= 0; k--)
+          if (ptr_q == 3'(r) && req[(r + k) % 5]) pick = 5'b00001 << ((r + k) % 5);
     end
 
     assign sel[o] = (mid_q || hold_q) ? (owner_q & req) : pick;

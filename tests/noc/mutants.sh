@@ -16,7 +16,7 @@ mutants=(
   "route_x_off_by_one|rtl/noc/ktpu_router.sv|s/if \(dx > 4'\(X\)\)      want/if (dx > 4'(X+1))    want/"
   "drop_when_ready_low|rtl/noc/ktpu_router.sv|s/assign take\[o\]               = out_ready_i\[o\] \? sel\[o\] : 5'b00000;/assign take[o] = sel[o];/"
   "fifo_overwrite_when_full|rtl/noc/ktpu_router.sv|s/assign in_ready_o\[p\] = \(cnt_q != \(PtrW\+1\)'\(FifoDepth\)\);/assign in_ready_o[p] = 1'b1;/"
-  "arbiter_grants_two|rtl/noc/ktpu_router.sv|s/if \(req\[idx\[2:0\]\]\) pick = 5'b00001 << idx;/if (req[idx[2:0]]) pick = pick | (5'b00001 << idx);/"
+  "arbiter_grants_two|rtl/noc/ktpu_router.sv|s/pick = 5'b00001 << \(\(r \+ k\) % 5\);/pick = pick | (5'b00001 << ((r + k) % 5));/"
   "gate_ignores_arrivals|rtl/noc/ktpu_router.sv|s/\.en_i\(rst_i \|\| in_valid_i != '0 \|\| head_v != '0\)/.en_i(rst_i || head_v != '0)/"
   "gate_ignores_held_flits|rtl/noc/ktpu_router.sv|s/\.en_i\(rst_i \|\| in_valid_i != '0 \|\| head_v != '0\)/.en_i(rst_i || in_valid_i != '0)/"
   "mesh_wrong_neighbour|rtl/noc/ktpu_mesh.sv|s/assign r_in_flit\[Me\]\[PortN\*F \+: F\] = r_out_flit\[NN\]\[PortS\*F \+: F\];/assign r_in_flit[Me][PortN*F +: F] = r_out_flit[NN][PortE*F +: F];/"
