@@ -184,7 +184,7 @@ module ktpu_mem_agent #(
   logic        is_rd_take;
 
   // ==== front end ===============================================================
-  localparam logic [3:0] FIdle = 4'd0, FM0 = 4'd1, FM1 = 4'd2, FM2 = 4'd3, FDecide = 4'd4,
+  localparam logic [3:0] FIdle = 4'd0, FMul = 4'd1, FAdd1 = 4'd2, FAdd2 = 4'd3, FDecide = 4'd4,
                          FQueue = 4'd5, FWWait = 4'd6, FWData = 4'd7, FWAck = 4'd8,
                          FDrain = 4'd9, FRefuse = 4'd10;
   logic [3:0]   fs_q;
@@ -220,84 +220,119 @@ module ktpu_mem_agent #(
   assign wr_cols   = w2[ktpu_pkg::WR_CTRL_COLS_LSB +: 8];
   assign wr_2d     = wr_rows != 8'd0;
 
-  // One multiplier, used in three steps: entry count, extent 1, extent 2.
-  logic [17:0] mul_a;
-  logic [31:0] mul_b;
-  logic [49:0] mul_p;
-  logic [31:0] total_q;            // entries (read) or blocks (job)
-  logic [49:0] ext1_q, ext2_q;
+  // The checks in four steps, each at most one short carry chain between
+  // registers (docs/timing.md): FMul forms the three products (entry
+  // count, or a 2-D write's ROWS x COLS; extent 1's and extent 2's
+  // (rows - 1) x stride) and each extent's fixed tail; FAdd1 and FAdd2 add
+  // the terms of each extent; FDecide compares them with the window.
+  logic [15:0] cnt_a, cnt_b;
+  logic [31:0] cnt_p;
+  logic [17:0] e1_a, e2_a;
+  logic [31:0] e1_b, e2_b;
+  logic [49:0] e1_p, e2_p;
+  logic [31:0] total_q;            // entries (read), blocks (job) or ROWS x COLS (write)
+  // (rows - 1) x stride, saturated at 2^32 - 1: an extent with a saturated
+  // term ends at 2^32 or above (every extent's fixed tail is at least one
+  // byte, or the request is BADREQ first), outside any window
+  // (win_limit_i < 2^32), and a job's two ranges overlap or not as they
+  // would unsaturated (each of their starts is below 2^32). So 34 bits
+  // hold every sum (three terms below 2^32 and a tail below 2^23).
+  logic [31:0] ext1_q, ext2_q;
+  logic [33:0] tail1_q, t2_q, lo1_q, t1_q, e12_q, hi1_q, hi2_q;
+  logic [4:0]  mask_lo_q;
+  logic        bad_q, misaligned_q;
+  // bit b: some bit of v below (above) b; a prefix (suffix) OR
+  function automatic logic [31:0] or_below(input logic [31:0] v);
+    or_below[0] = 1'b0;
+    for (int b = 1; b < 32; b++) or_below[b] = or_below[b-1] | v[b-1];
+  endfunction
+  function automatic logic [31:0] or_above(input logic [31:0] v);
+    or_above[31] = 1'b0;
+    for (int b = 30; b >= 0; b--) or_above[b] = or_above[b+1] | v[b+1];
+  endfunction
+  function automatic logic [31:0] sat32(input logic [49:0] p);
+    sat32 = (p[49:32] != 18'd0) ? 32'hFFFF_FFFF : p[31:0];   // Yosys 0.23: no `return` of a ?:
+  endfunction
   always_comb begin
-    mul_a = 18'd0;
-    mul_b = 32'd0;
-    unique case (fs_q)
-      FM0: begin
-        mul_a = (cur_ty == TyQj) ? {2'b00, qj_rows} : {2'b00, rd_groups};
-        mul_b = (cur_ty == TyQj) ? {16'd0, qj_blocks} : {16'd0, rd_per};
-      end
-      FM1: begin
-        if (cur_ty == TyRd)      begin mul_a = {rd_groups, 2'b00} - 18'd1;   mul_b = w1; end
-        else if (cur_ty == TyQj) begin mul_a = {2'b00, qj_rows} - 18'd1;    mul_b = w1; end
-        else if (wr_2d)          begin mul_a = {10'd0, wr_rows} - 18'd1;    mul_b = w1; end
-        else                     begin mul_a = {10'd0, wr_count} - 18'd1;   mul_b = w1; end
-      end
-      FM2: begin                   // job: destination extent; 2-D write: column extent
-        if (cur_ty == TyWr) begin mul_a = {10'd0, wr_cols} - 18'd1; mul_b = w4; end
-        else                begin mul_a = {2'b00, qj_rows} - 18'd1;  mul_b = w3; end
-      end
-      default: ;
-    endcase
+    if (cur_ty == TyQj)      begin cnt_a = qj_rows;            cnt_b = qj_blocks;         end
+    else if (cur_ty == TyWr) begin cnt_a = {8'd0, wr_rows};    cnt_b = {8'd0, wr_cols};   end
+    else                     begin cnt_a = rd_groups;          cnt_b = rd_per;            end
+    e1_b = w1;
+    if (cur_ty == TyRd)      e1_a = {rd_groups, 2'b00} - 18'd1;
+    else if (cur_ty == TyQj) e1_a = {2'b00, qj_rows} - 18'd1;
+    else if (wr_2d)          e1_a = {10'd0, wr_rows} - 18'd1;
+    else                     e1_a = {10'd0, wr_count} - 18'd1;
+    // job: destination extent; 2-D write: column extent
+    if (cur_ty == TyWr) begin e2_a = {10'd0, wr_cols} - 18'd1; e2_b = w4; end
+    else                begin e2_a = {2'b00, qj_rows} - 18'd1;  e2_b = w3; end
   end
-  assign mul_p = 50'(mul_a) * 50'(mul_b);
+  assign cnt_p = 32'(cnt_a) * 32'(cnt_b);
+  assign e1_p  = 50'(e1_a) * 50'(e1_b);
+  assign e2_p  = 50'(e2_a) * 50'(e2_b);
 
-  // Extents as [lo, hi) in 52 bits: no sum here can wrap.
-  logic [51:0] win_lo, win_hi, lo1, hi1, lo2, hi2;
+  // Extents as [lo, hi) in 34 bits: no sum here can wrap. FMul registers
+  // the fixed tails (from the flit alone); the flags are registered in FAdd1.
+  logic [33:0] win_lo, win_hi, lo1, hi1, lo2, hi2, tail1;
   logic [4:0]  mask_lo, mask_hi;
+  logic [31:0] below, above;       // some mask bit below / above bit b
+  logic [5:0]  hi_end;             // one past the highest masked byte
   logic        mask_any, bad, misaligned, out1, out2, overlap;
   logic [3:0]  status;
   logic [31:0] bad_addr;
   always_comb begin
-    win_lo = {20'd0, win_base_i};
-    win_hi = (52'(win_limit_i) < (52'd1 << AddrBits)) ? 52'(win_limit_i) : (52'd1 << AddrBits);
     mask_lo  = 5'd0;
     mask_hi  = 5'd0;
     mask_any = (w3 != 32'd0);
-    for (int b = 31; b >= 0; b--) if (w3[b]) mask_lo = 5'(b);
-    for (int b = 0; b < 32; b++)  if (w3[b]) mask_hi = 5'(b);
-    lo1 = 52'd0; hi1 = 52'd0; lo2 = 52'd0; hi2 = 52'd0;
+    // the lowest and highest set bits: each bit's "first/last set" term
+    // (from prefix and suffix ORs) ORed into the index bits, a few LUT
+    // levels; a priority chain of if's maps to a 32-deep mux chain
+    below = or_below(w3);
+    above = or_above(w3);
+    for (int b = 0; b < 32; b++) begin
+      if (w3[b] && !below[b]) mask_lo = mask_lo | 5'(b);
+      if (w3[b] && !above[b]) mask_hi = mask_hi | 5'(b);
+    end
+    tail1 = 34'd0;
+    hi_end = 6'd0;
     bad = 1'b0; misaligned = 1'b0;
     unique case (cur_ty)
       TyRd: begin
-        lo1 = 52'(w0);
-        hi1 = 52'(w0) + 52'(ext1_q) + (52'(rd_per) << ((rd_fmt == 2'(ktpu_pkg::FMT_FP16)) ? 6 : 5));
+        tail1 = 34'(rd_per) << ((rd_fmt == 2'(ktpu_pkg::FMT_FP16)) ? 6 : 5);
         bad = !cur_last || rd_fmt > 2'(ktpu_pkg::FMT_MX) || rd_groups == 16'd0 || rd_per == 16'd0 ||
               total_q > ktpu_pkg::RD_MAX_ENTRIES;
         misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0);
       end
       TyQj: begin
-        lo1 = 52'(w0);
-        hi1 = 52'(w0) + 52'(ext1_q) + (52'(qj_blocks) << 6);
-        lo2 = 52'(w2);
-        hi2 = 52'(w2) + 52'(ext2_q) + (52'(qj_blocks) << 5);
+        tail1 = 34'(qj_blocks) << 6;
         bad = !cur_last || qj_rows == 16'd0 || qj_blocks == 16'd0;
         misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0) || (w2[4:0] != 5'd0) ||
                      (w3[4:0] != 5'd0);
       end
       TyWr: begin
-        lo1 = 52'(w0) + 52'(mask_lo);
-        hi1 = 52'(w0) + 52'(ext1_q) + (wr_2d ? 52'(ext2_q) : 52'd0) + 52'(mask_hi) + 52'd1;
+        hi_end = {1'b0, mask_hi} + 6'd1;   // 6 bits: no 34-bit carry chain
+        tail1 = 34'(hi_end);
         bad = cur_last || wr_count == 8'd0 ||
-              (wr_2d && 16'(wr_rows) * 16'(wr_cols) != 16'(wr_count));
+              (wr_2d && total_q != 32'(wr_count));
         misaligned = (w0[2:0] != 3'd0) || (w1[2:0] != 3'd0) || (wr_2d && w4[2:0] != 3'd0);
       end
       default: bad = 1'b1;
     endcase
+  end
+
+  always_comb begin
+    win_lo = 34'(win_base_i);
+    win_hi = (34'(win_limit_i) < (34'd1 << AddrBits)) ? 34'(win_limit_i) : (34'd1 << AddrBits);
+    lo1 = lo1_q;
+    hi1 = hi1_q;
+    lo2 = 34'(w2);
+    hi2 = hi2_q;
     // A job that reads what it writes would see its own output: refused.
     overlap = (cur_ty == TyQj) && (lo1 < hi2) && (lo2 < hi1);
     out1 = (lo1 < win_lo) || (hi1 > win_hi);
     out2 = (cur_ty == TyQj) && ((lo2 < win_lo) || (hi2 > win_hi));
     if (cur_ty == TyWr && !mask_any) out1 = 1'b0;   // writes nothing
-    if (bad || overlap)         status = StBad;
-    else if (misaligned)        status = StAlgn;
+    if (bad_q || overlap)       status = StBad;
+    else if (misaligned_q)      status = StAlgn;
     else if (out1 || out2)      status = StWin;
     else                        status = StOk;
     // The offending address: the first byte of the access outside the
@@ -316,7 +351,7 @@ module ktpu_mem_agent #(
   assign iq_wdata = (cur_ty == TyQj)
       ? {1'b1, 1'b1, cur_dx, cur_dy, cur_txn, w0, w1, qj_rows, qj_blocks, w2, w3, total_q}
       : {1'b0, rd_fmt == 2'(ktpu_pkg::FMT_FP16), cur_dx, cur_dy, cur_txn, w0, w1, rd_groups, rd_per,
-         hi1[31:0], 32'd0, total_q};
+         hi1_q[31:0], 32'd0, total_q};
 
   // Write bursts: running address and counts; a straddling flit's second beat.
   logic [7:0]   wr_i_q;          // data flits seen
@@ -401,10 +436,10 @@ module ktpu_mem_agent #(
     end else begin
       if (ref_take) ref_v_q <= 1'b0;
       unique case (fs_q)
-        FIdle: if (req_valid_i) fs_q <= FM0;
-        FM0: fs_q <= FM1;
-        FM1: fs_q <= FM2;
-        FM2: fs_q <= FDecide;
+        FIdle: if (req_valid_i) fs_q <= FMul;
+        FMul: fs_q <= FAdd1;
+        FAdd1: fs_q <= FAdd2;
+        FAdd2: fs_q <= FDecide;
         FDecide: begin
           ref_code_q <= status;
           ref_addr_q <= (status == StWin) ? bad_addr : 32'd0;
@@ -454,9 +489,23 @@ module ktpu_mem_agent #(
   // Datapath registers of the front end (meaningful per state, not reset).
   always_ff @(posedge gclk) begin
     if (fs_q == FIdle && req_valid_i) cur_q <= req_flit_i;
-    if (fs_q == FM0) total_q <= mul_p[31:0];
-    if (fs_q == FM1) ext1_q  <= mul_p;
-    if (fs_q == FM2) ext2_q  <= mul_p;
+    if (fs_q == FMul) begin
+      total_q   <= cnt_p;
+      ext1_q    <= sat32(e1_p);
+      ext2_q    <= sat32(e2_p);
+      tail1_q   <= tail1;
+      mask_lo_q <= (cur_ty == TyWr) ? mask_lo : 5'd0;
+      t2_q      <= 34'(w2) + (34'(qj_blocks) << 5);
+    end
+    if (fs_q == FAdd1) begin
+      lo1_q        <= 34'(w0) + 34'(mask_lo_q);
+      t1_q         <= 34'(w0) + tail1_q;
+      e12_q        <= 34'(ext1_q) + ((cur_ty == TyWr && wr_2d) ? 34'(ext2_q) : 34'd0);
+      hi2_q        <= t2_q + 34'(ext2_q);
+      bad_q        <= bad;
+      misaligned_q <= misaligned;
+    end
+    if (fs_q == FAdd2) hi1_q <= t1_q + e12_q;
     if (fs_q == FDecide) begin    // used only when the burst is accepted: then below 2^AddrBits
       wr_lo_q <= lo1[31:0];
       wr_hi_q <= hi1[31:0];
@@ -815,12 +864,11 @@ module ktpu_mem_agent #(
   assign load_out = !out_v_q || rsp_ready_i;
   always_comb begin
     take = 5'b00000;
-    for (int k = 4; k >= 0; k--) begin
-      logic [3:0] i;  // (rr_q + k) mod 5 without a divider: the sum is <= 8
-      i = 4'(rr_q) + 4'(k);
-      if (i >= 4'd5) i = i - 4'd5;
-      if (load_out && src_v[i[2:0]]) take = 5'b00001 << i;
-    end
+    // source (r + k) mod 5 for each pointer value r, a constant per term:
+    // no index arithmetic in front of the arbitration (docs/timing.md)
+    for (int r = 0; r < 5; r++)
+      for (int k = 4; k >= 0; k--)
+        if (rr_q == 3'(r) && load_out && src_v[(r + k) % 5]) take = 5'b00001 << ((r + k) % 5);
   end
   assign {qdone_take, wack_take, ref_take, qd_take, mx_take} = take;
 

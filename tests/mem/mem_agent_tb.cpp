@@ -544,6 +544,8 @@ int main(int argc, char **argv) {
   send_rd(0, 0, next_txn(), win_limit - 128, 0, 1, 2, KTPU_FMT_FP16);         // exactly fits
   send_rd(0, 0, next_txn(), 0xFFFFFFE0u, 32, 1, 1, KTPU_FMT_MX);              // far beyond
   send_rd(0, 0, next_txn(), 0x20000, 0x40000000u, 2, 1, KTPU_FMT_MX);         // stride wraps 32 bits
+  send_rd(0, 0, next_txn(), 0x20000, 0x55555560u, 1, 1, KTPU_FMT_MX);         // 3 x stride = 2^32 + 32: wrapped, inside
+  send_wr(1, 0, next_txn(), 0x80000, 0x40000000u, 5, 0xFFFFFFFFu);           // 4 x stride = 2^32: wrapped, inside
   send_rd(0, 0, next_txn(), 0x20010, 64, 1, 1, KTPU_FMT_FP16);                // misaligned base
   send_rd(0, 0, next_txn(), 0x20000, 48, 1, 1, KTPU_FMT_MX);                  // misaligned stride
   send_rd(0, 0, next_txn(), 0x20000, 64, 1, 1, 2);                            // bad format
