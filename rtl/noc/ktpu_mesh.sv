@@ -104,8 +104,8 @@ module ktpu_mesh #(
   end
   always_ff @(posedge clk_i) begin
     if (rst_i) stray_q <= 32'd0;
-    else if (stray_q > ~32'(stray_n)) stray_q <= 32'hFFFF_FFFF;
-    else stray_q <= stray_q + 32'(stray_n);
+    else if (stray_q > ~{20'd0, stray_n}) stray_q <= 32'hFFFF_FFFF;   // Yosys 0.23: no ~ of a cast
+    else stray_q <= stray_q + {20'd0, stray_n};
   end
   assign stray_o = stray_q;
 
