@@ -8,6 +8,13 @@
 //   - packets never interleave at a receiver,
 //   - an output that was valid and not taken holds the same flit,
 // and at the end: every flit sent was received, nothing extra, no strays.
+// The last FAIR cycles of injection saturate one node: every other node
+// sends it single-flit packets back to back, every output always ready; each
+// sender at d hops must get at least the mean / 2^d through. Each merge
+// point's round robin can halve a sender's share (the parking lot: on 3x3 the
+// farthest sender, 4 hops, gets 125 flits of a mean of 375; on 4x4, 6 hops,
+// 25 of 200); an arbiter that serves a fixed input first leaves a sender one
+// hop away 9 of 380.
 // Built with -DEMPTY_NODE=n (top mesh_empty_top): node n is EMPTY, gets no
 // traffic, and after the drain flits sent outside the mesh and to node n
 // must be counted in stray_o, exactly, with the mesh still working after.
@@ -86,6 +93,12 @@ int main(int argc, char **argv) {
   unsigned long long sent = 0, recv = 0, pkts = 0;
   std::vector<unsigned> ready_pct(NN, 100), inj_pct(NN, 50);
   int hot = -1;
+  // the saturation window (see the top): its hot node and what each sender got through
+  const unsigned long long FAIR = 3000;
+  const uint32_t FAIR_MARK = 0xFA17FA17u;
+  bool fair = false;
+  int fair_hot = -1;
+  std::vector<unsigned> fair_got(NN, 0);
 
   auto put_flit = [&](int n, const Flit &f) {
     for (int i = 0; i < 9; i++) m->node_in_flit_i[n * 9 + i] = f.w[i];
@@ -99,12 +112,14 @@ int main(int argc, char **argv) {
     int d = (hot >= 0 && chance(70)) ? hot : (int)(rnd() % NN);
     while (d == EMPTY) d = (int)(rnd() % NN);
     uint32_t len = chance(80) ? 1 + rnd() % 4 : 1 + rnd() % 24;
+    if (fair) { d = hot; len = 1; }
     uint32_t sq = seq_tx[s][d]++;
     uint32_t type = rnd() & 15, r = rnd();
     for (uint32_t i = 0; i < len; i++) {
       Flit f;
       f.w[0] = (uint32_t)s; f.w[1] = (uint32_t)d; f.w[2] = sq; f.w[3] = i; f.w[4] = len;
       f.w[5] = r; f.w[6] = rnd();
+      if (fair) f.w[6] = FAIR_MARK;
       f.w[8] = hdr(d % MESH_W, d / MESH_W, s % MESH_W, s / MESH_W, type, sq, i + 1 == len);
       f.w[7] = csum(f);
       txq[s].push_back(f);
@@ -122,7 +137,7 @@ int main(int argc, char **argv) {
   for (; cyc < limit; cyc++) {
     if (cyc == cycles) injecting = false;
     // New phase every 2000 cycles: back-pressure per node, hot spot or not.
-    if (cyc % 2000 == 0) {
+    if (cyc % 2000 == 0 && !fair) {
       hot = chance(30) ? (int)(rnd() % NN) : -1;
       if (hot == EMPTY) hot = -1;
       for (int n = 0; n < NN; n++) {
@@ -134,7 +149,12 @@ int main(int argc, char **argv) {
     }
     if (cyc % 2000 == 300)  // total stalls last 300 cycles
       for (int n = 0; n < NN; n++) if (ready_pct[n] == 0) ready_pct[n] = 50;
-    if (!injecting) for (int n = 0; n < NN; n++) ready_pct[n] = 100;
+    if (cycles >= 2 * FAIR && cyc == cycles - FAIR) {
+      fair = true;
+      hot = fair_hot = EMPTY == 0 ? 1 : 0;
+      for (int n = 0; n < NN; n++) { ready_pct[n] = 100; inj_pct[n] = n == hot ? 0 : 100; }
+    }
+    if (!injecting) { fair = false; for (int n = 0; n < NN; n++) ready_pct[n] = 100; }
 
     uint32_t v = 0, rdy = 0;
     for (int n = 0; n < NN; n++) {
@@ -171,6 +191,7 @@ int main(int argc, char **argv) {
               "node %d: src field (%u,%u) is not the sender %u", n, f.w[8] >> 20 & 15, f.w[8] >> 16 & 15, s);
         CHECK((f.w[8] & 7) == 0, "node %d: rsvd bits set", n);
         if (s >= (uint32_t)NN) continue;
+        if (f.w[6] == FAIR_MARK && n == fair_hot) fair_got[s]++;
         if (open_src[n] >= 0) {  // mid-packet: must be the next flit of it
           CHECK((int)s == open_src[n] && f.w[3] == open_idx[n],
                 "node %d: packet from %d interleaved with a flit from %u (cycle %llu)", n, open_src[n], s, cyc);
@@ -208,6 +229,21 @@ int main(int argc, char **argv) {
       CHECK(seq_rx[s][d] == seq_tx[s][d], "pair %d->%d: %u packets sent, %u received", s, d, seq_tx[s][d], seq_rx[s][d]);
   for (int n = 0; n < NN; n++) CHECK(open_src[n] < 0, "node %d: packet left open", n);
   CHECK(m->stray_o == 0, "stray flits: %u", m->stray_o);
+  if (cycles >= 2 * FAIR) {
+    unsigned lo = ~0u, hi = 0, senders = 0, total = 0;
+    for (int n = 0; n < NN; n++)
+      if (n != fair_hot && n != EMPTY) { senders++; total += fair_got[n]; }
+    for (int n = 0; n < NN; n++) {
+      if (n == fair_hot || n == EMPTY) continue;
+      int hops = abs(n % MESH_W - fair_hot % MESH_W) + abs(n / MESH_W - fair_hot / MESH_W);
+      CHECK((1ull << hops) * senders * fair_got[n] >= total,
+            "saturation: node %d, %d hops away, got %u of %u flits through to node %d (starved)", n, hops, fair_got[n],
+            total, fair_hot);
+      if (fair_got[n] < lo) lo = fair_got[n];
+      if (fair_got[n] > hi) hi = fair_got[n];
+    }
+    printf("saturation of node %d: each sender got %u..%u flits through\n", fair_hot, lo, hi);
+  }
   if (EMPTY >= 0) {
     // Flits for outside the mesh (east, south) and for the EMPTY node are
     // consumed at the edge and counted; then the mesh still delivers.

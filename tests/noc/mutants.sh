@@ -17,6 +17,7 @@ mutants=(
   "drop_when_ready_low|rtl/noc/ktpu_router.sv|s/assign take\[o\]               = out_ready_i\[o\] \? sel\[o\] : 5'b00000;/assign take[o] = sel[o];/"
   "fifo_overwrite_when_full|rtl/noc/ktpu_router.sv|s/assign in_ready_o\[p\] = \(cnt_q != \(PtrW\+1\)'\(FifoDepth\)\);/assign in_ready_o[p] = 1'b1;/"
   "arbiter_grants_two|rtl/noc/ktpu_router.sv|s/pick = 5'b00001 << \(\(r \+ k\) % 5\);/pick = pick | (5'b00001 << ((r + k) % 5));/"
+  "arbiter_fixed_priority|rtl/noc/ktpu_router.sv|s/if \(ptr_q == 3'\(r\) && req/if (3'd0 == 3'(r) \&\& req/"
   "gate_ignores_arrivals|rtl/noc/ktpu_router.sv|s/\.en_i\(rst_i \|\| in_valid_i != '0 \|\| head_v != '0\)/.en_i(rst_i || head_v != '0)/"
   "gate_ignores_held_flits|rtl/noc/ktpu_router.sv|s/\.en_i\(rst_i \|\| in_valid_i != '0 \|\| head_v != '0\)/.en_i(rst_i || in_valid_i != '0)/"
   "mesh_wrong_neighbour|rtl/noc/ktpu_mesh.sv|s/assign r_in_flit\[Me\]\[PortN\*F \+: F\] = r_out_flit\[NN\]\[PortS\*F \+: F\];/assign r_in_flit[Me][PortN*F +: F] = r_out_flit[NN][PortE*F +: F];/"
@@ -73,7 +74,7 @@ done
 # broken agent.
 sys_mutants=(
   "sys_release_mid_packet|rtl/noc/ktpu_router.sv|s/mid_q   <= !flit\[HdrLast\];/mid_q   <= 1'b0;/"
-  "sys_agent_tag_lane_lost|rtl/mem/ktpu_mem_agent.sv|s/\{ir_entry, 5'd0, 1'b0, ir_lane, rf_head/{ir_entry, 5'd0, 1'b0, 2'd0, rf_head/"
+  "sys_agent_tag_lane_lost|rtl/mem/ktpu_mem_agent.sv|s/\{m_entry, 5'd0, 1'b0, m_lane, rf_head/{m_entry, 5'd0, 1'b0, 2'd0, rf_head/"
 )
 for m in "${sys_mutants[@]}"; do
   IFS='|' read -r name file sub <<<"$m"
