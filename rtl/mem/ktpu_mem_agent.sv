@@ -16,9 +16,8 @@
 // status and the offending address; nothing of it reaches DRAM.
 //
 // Structure, in request order:
-//   front end  takes request flits, checks them (one shared multiplier for
-//              the extents), queues reads and jobs (iq) or performs a write
-//              burst itself.
+//   front end  takes request flits, checks them (ktpu_mem_check, 4 cycles),
+//              queues reads and jobs (iq) or performs a write burst itself.
 //   issuer     takes reads from iq into up to QueueDepth streams
 //              (ktpu_mem_iter each) and issues DRAM reads from them, one per
 //              cycle, one K block of a stream at a time in turn, as long as it
@@ -95,14 +94,12 @@ module ktpu_mem_agent #(
   end
 
   localparam int H = ktpu_pkg::FLIT_HDR_LSB;
-  localparam logic [3:0] TyRd   = 4'(ktpu_pkg::MSG_MEM_RD);
   localparam logic [3:0] TyWr   = 4'(ktpu_pkg::MSG_MEM_WR);
   localparam logic [3:0] TyQj   = 4'(ktpu_pkg::MSG_MEM_QJOB);
   localparam logic [3:0] TyData = 4'(ktpu_pkg::MSG_MEM_DATA);
   localparam logic [3:0] TyAck  = 4'(ktpu_pkg::MSG_MEM_ACK);
   localparam logic [3:0] StOk   = 4'(ktpu_pkg::MEMST_OK);
   localparam logic [3:0] StWin  = 4'(ktpu_pkg::MEMST_WINDOW);
-  localparam logic [3:0] StAlgn = 4'(ktpu_pkg::MEMST_ALIGN);
   localparam logic [3:0] StBad  = 4'(ktpu_pkg::MEMST_BADREQ);
   localparam logic [3:0] StNf   = 4'(ktpu_pkg::MEMST_NONFINITE);
   // DRAM tags: bit 7 write, bit 6 job write-back (reads carry 0).
@@ -208,7 +205,7 @@ module ktpu_mem_agent #(
   logic [15:0] rd_groups, rd_per, qj_rows, qj_blocks;
   logic [1:0]  rd_fmt;
   logic [7:0]  wr_count;
-  logic [7:0]  wr_rows, wr_cols;    // 2-D burst (ROWS != 0): COLS columns of ROWS flits
+  logic [7:0]  wr_rows;            // 2-D burst (ROWS != 0): columns of ROWS flits
   logic        wr_2d;
   assign rd_groups = w2[ktpu_pkg::RD_SHAPE_GROUPS_LSB +: 16];
   assign rd_per    = w2[ktpu_pkg::RD_SHAPE_PER_GROUP_LSB +: 16];
@@ -217,130 +214,16 @@ module ktpu_mem_agent #(
   assign qj_blocks = w4[ktpu_pkg::QJ_SHAPE_BLOCKS_LSB +: 16];
   assign wr_count  = w2[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8];
   assign wr_rows   = w2[ktpu_pkg::WR_CTRL_ROWS_LSB +: 8];
-  assign wr_cols   = w2[ktpu_pkg::WR_CTRL_COLS_LSB +: 8];
   assign wr_2d     = wr_rows != 8'd0;
 
-  // The checks in four steps, each at most one short carry chain between
-  // registers (docs/timing.md): FMul forms the three products (entry
-  // count, or a 2-D write's ROWS x COLS; extent 1's and extent 2's
-  // (rows - 1) x stride) and each extent's fixed tail; FAdd1 and FAdd2 add
-  // the terms of each extent; FDecide compares them with the window.
-  logic [15:0] cnt_a, cnt_b;
-  logic [31:0] cnt_p;
-  logic [17:0] e1_a, e2_a;
-  logic [31:0] e1_b, e2_b;
-  logic [49:0] e1_p, e2_p;
-  logic [31:0] total_q;            // entries (read), blocks (job) or ROWS x COLS (write)
-  // (rows - 1) x stride, saturated at 2^32 - 1: an extent with a saturated
-  // term ends at 2^32 or above (every extent's fixed tail is at least one
-  // byte, or the request is BADREQ first), outside any window
-  // (win_limit_i < 2^32), and a job's two ranges overlap or not as they
-  // would unsaturated (each of their starts is below 2^32). So 34 bits
-  // hold every sum (three terms below 2^32 and a tail below 2^23).
-  logic [31:0] ext1_q, ext2_q;
-  logic [33:0] tail1_q, t2_q, lo1_q, t1_q, e12_q, hi1_q, hi2_q;
-  logic [4:0]  mask_lo_q;
-  logic        bad_q, misaligned_q;
-  // bit b: some bit of v below (above) b; a prefix (suffix) OR
-  function automatic logic [31:0] or_below(input logic [31:0] v);
-    or_below[0] = 1'b0;
-    for (int b = 1; b < 32; b++) or_below[b] = or_below[b-1] | v[b-1];
-  endfunction
-  function automatic logic [31:0] or_above(input logic [31:0] v);
-    or_above[31] = 1'b0;
-    for (int b = 30; b >= 0; b--) or_above[b] = or_above[b+1] | v[b+1];
-  endfunction
-  function automatic logic [31:0] sat32(input logic [49:0] p);
-    sat32 = (p[49:32] != 18'd0) ? 32'hFFFF_FFFF : p[31:0];   // Yosys 0.23: no `return` of a ?:
-  endfunction
-  always_comb begin
-    if (cur_ty == TyQj)      begin cnt_a = qj_rows;            cnt_b = qj_blocks;         end
-    else if (cur_ty == TyWr) begin cnt_a = {8'd0, wr_rows};    cnt_b = {8'd0, wr_cols};   end
-    else                     begin cnt_a = rd_groups;          cnt_b = rd_per;            end
-    e1_b = w1;
-    if (cur_ty == TyRd)      e1_a = {rd_groups, 2'b00} - 18'd1;
-    else if (cur_ty == TyQj) e1_a = {2'b00, qj_rows} - 18'd1;
-    else if (wr_2d)          e1_a = {10'd0, wr_rows} - 18'd1;
-    else                     e1_a = {10'd0, wr_count} - 18'd1;
-    // job: destination extent; 2-D write: column extent
-    if (cur_ty == TyWr) begin e2_a = {10'd0, wr_cols} - 18'd1; e2_b = w4; end
-    else                begin e2_a = {2'b00, qj_rows} - 18'd1;  e2_b = w3; end
-  end
-  assign cnt_p = 32'(cnt_a) * 32'(cnt_b);
-  assign e1_p  = 50'(e1_a) * 50'(e1_b);
-  assign e2_p  = 50'(e2_a) * 50'(e2_b);
-
-  // Extents as [lo, hi) in 34 bits: no sum here can wrap. FMul registers
-  // the fixed tails (from the flit alone); the flags are registered in FAdd1.
-  logic [33:0] win_lo, win_hi, lo1, hi1, lo2, hi2, tail1;
-  logic [4:0]  mask_lo, mask_hi;
-  logic [31:0] below, above;       // some mask bit below / above bit b
-  logic [5:0]  hi_end;             // one past the highest masked byte
-  logic        mask_any, bad, misaligned, out1, out2, overlap;
+  // The whole-request check (ktpu_mem_check): FMul, FAdd1, FAdd2, then its
+  // answer in FDecide.
   logic [3:0]  status;
-  logic [31:0] bad_addr;
-  always_comb begin
-    mask_lo  = 5'd0;
-    mask_hi  = 5'd0;
-    mask_any = (w3 != 32'd0);
-    // the lowest and highest set bits: each bit's "first/last set" term
-    // (from prefix and suffix ORs) ORed into the index bits, a few LUT
-    // levels; a priority chain of if's maps to a 32-deep mux chain
-    below = or_below(w3);
-    above = or_above(w3);
-    for (int b = 0; b < 32; b++) begin
-      if (w3[b] && !below[b]) mask_lo = mask_lo | 5'(b);
-      if (w3[b] && !above[b]) mask_hi = mask_hi | 5'(b);
-    end
-    tail1 = 34'd0;
-    hi_end = 6'd0;
-    bad = 1'b0; misaligned = 1'b0;
-    unique case (cur_ty)
-      TyRd: begin
-        tail1 = 34'(rd_per) << ((rd_fmt == 2'(ktpu_pkg::FMT_FP16)) ? 6 : 5);
-        bad = !cur_last || rd_fmt > 2'(ktpu_pkg::FMT_MX) || rd_groups == 16'd0 || rd_per == 16'd0 ||
-              total_q > ktpu_pkg::RD_MAX_ENTRIES;
-        misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0);
-      end
-      TyQj: begin
-        tail1 = 34'(qj_blocks) << 6;
-        bad = !cur_last || qj_rows == 16'd0 || qj_blocks == 16'd0;
-        misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0) || (w2[4:0] != 5'd0) ||
-                     (w3[4:0] != 5'd0);
-      end
-      TyWr: begin
-        hi_end = {1'b0, mask_hi} + 6'd1;   // 6 bits: no 34-bit carry chain
-        tail1 = 34'(hi_end);
-        bad = cur_last || wr_count == 8'd0 ||
-              (wr_2d && total_q != 32'(wr_count));
-        misaligned = (w0[2:0] != 3'd0) || (w1[2:0] != 3'd0) || (wr_2d && w4[2:0] != 3'd0);
-      end
-      default: bad = 1'b1;
-    endcase
-  end
-
-  always_comb begin
-    win_lo = 34'(win_base_i);
-    win_hi = (34'(win_limit_i) < (34'd1 << AddrBits)) ? 34'(win_limit_i) : (34'd1 << AddrBits);
-    lo1 = lo1_q;
-    hi1 = hi1_q;
-    lo2 = 34'(w2);
-    hi2 = hi2_q;
-    // A job that reads what it writes would see its own output: refused.
-    overlap = (cur_ty == TyQj) && (lo1 < hi2) && (lo2 < hi1);
-    out1 = (lo1 < win_lo) || (hi1 > win_hi);
-    out2 = (cur_ty == TyQj) && ((lo2 < win_lo) || (hi2 > win_hi));
-    if (cur_ty == TyWr && !mask_any) out1 = 1'b0;   // writes nothing
-    if (bad_q || overlap)       status = StBad;
-    else if (misaligned_q)      status = StAlgn;
-    else if (out1 || out2)      status = StWin;
-    else                        status = StOk;
-    // The offending address: the first byte of the access outside the
-    // window (its lowest if that is below the window, else the lowest at or
-    // above the window's end).
-    if (out1) bad_addr = (lo1 < win_lo) ? lo1[31:0] : ((lo1 > win_hi) ? lo1[31:0] : win_hi[31:0]);
-    else      bad_addr = (lo2 < win_lo) ? lo2[31:0] : ((lo2 > win_hi) ? lo2[31:0] : win_hi[31:0]);
-  end
+  logic [31:0] bad_addr, total_q, lo1, hi1;
+  ktpu_mem_check #(.AddrBits(AddrBits)) u_check (
+    .clk_i(gclk), .step_i({fs_q == FAdd2, fs_q == FAdd1, fs_q == FMul}), .req_i(cur_q),
+    .win_base_i, .win_limit_i, .status_o(status), .bad_addr_o(bad_addr), .total_o(total_q),
+    .lo_o(lo1), .hi_o(hi1));
 
   // Issue queue (requests waiting for the issuer): entries are
   // {job, fp16, dx, dy, txn, base, stride, groups, per_group, dst, dstride, total};
@@ -351,7 +234,7 @@ module ktpu_mem_agent #(
   assign iq_wdata = (cur_ty == TyQj)
       ? {1'b1, 1'b1, cur_dx, cur_dy, cur_txn, w0, w1, qj_rows, qj_blocks, w2, w3, total_q}
       : {1'b0, rd_fmt == 2'(ktpu_pkg::FMT_FP16), cur_dx, cur_dy, cur_txn, w0, w1, rd_groups, rd_per,
-         hi1_q[31:0], 32'd0, total_q};
+         hi1, 32'd0, total_q};
 
   // Write bursts: running address and counts; a straddling flit's second beat.
   logic [7:0]   wr_i_q;          // data flits seen
@@ -489,26 +372,9 @@ module ktpu_mem_agent #(
   // Datapath registers of the front end (meaningful per state, not reset).
   always_ff @(posedge gclk) begin
     if (fs_q == FIdle && req_valid_i) cur_q <= req_flit_i;
-    if (fs_q == FMul) begin
-      total_q   <= cnt_p;
-      ext1_q    <= sat32(e1_p);
-      ext2_q    <= sat32(e2_p);
-      tail1_q   <= tail1;
-      mask_lo_q <= (cur_ty == TyWr) ? mask_lo : 5'd0;
-      t2_q      <= 34'(w2) + (34'(qj_blocks) << 5);
-    end
-    if (fs_q == FAdd1) begin
-      lo1_q        <= 34'(w0) + 34'(mask_lo_q);
-      t1_q         <= 34'(w0) + tail1_q;
-      e12_q        <= 34'(ext1_q) + ((cur_ty == TyWr && wr_2d) ? 34'(ext2_q) : 34'd0);
-      hi2_q        <= t2_q + 34'(ext2_q);
-      bad_q        <= bad;
-      misaligned_q <= misaligned;
-    end
-    if (fs_q == FAdd2) hi1_q <= t1_q + e12_q;
     if (fs_q == FDecide) begin    // used only when the burst is accepted: then below 2^AddrBits
-      wr_lo_q <= lo1[31:0];
-      wr_hi_q <= hi1[31:0];
+      wr_lo_q <= lo1;
+      wr_hi_q <= hi1;
     end
     if (fs_q == FWWait) begin
       wr_i_q     <= 8'd0;

@@ -22,9 +22,9 @@ mutants=(
   "quant_peak_tree_half|rtl/mem/ktpu_quant.sv|s/peak3 = max15\(lvl4_q\[0\], lvl4_q\[1\]\);/peak3 = lvl4_q[0];/"
   "quant_divider_compare|rtl/mem/ktpu_quant.sv|s/rem\[2:0\] >= m\)/rem[2:0] > m)/"
   "agent_tag_lane_lost|rtl/mem/ktpu_mem_agent.sv|s/\{m_entry, 5'd0, 1'b0, m_lane, rf_head/{m_entry, 5'd0, 1'b0, 2'd0, rf_head/"
-  "agent_window_refuses_exact_fit|rtl/mem/ktpu_mem_agent.sv|s/\(hi1 > win_hi\)/(hi1 >= win_hi)/"
-  "agent_window_addr_last_byte|rtl/mem/ktpu_mem_agent.sv|s/\(\(lo1 > win_hi\) \? lo1\[31:0\] : win_hi\[31:0\]\)/32'(hi1 - 34'd1)/"
-  "agent_window_ignores_base|rtl/mem/ktpu_mem_agent.sv|s/out1 = \(lo1 < win_lo\) \|\| /out1 = /"
+  "agent_window_refuses_exact_fit|rtl/mem/ktpu_mem_check.sv|s/\(hi1 > win_hi\)/(hi1 >= win_hi)/"
+  "agent_window_addr_last_byte|rtl/mem/ktpu_mem_check.sv|s/\(\(lo1 > win_hi\) \? lo1\[31:0\] : win_hi\[31:0\]\)/32'(hi1 - 34'd1)/"
+  "agent_window_ignores_base|rtl/mem/ktpu_mem_check.sv|s/out1 = \(lo1 < win_lo\) \|\| /out1 = /"
   "agent_mask_ignored|rtl/mem/ktpu_mem_agent.sv|s/fe_wr_strb  = shift_up_strb\(m_in, off\);/fe_wr_strb  = 32'hFFFF_FFFF;/"
   "agent_straddle_beat_dropped|rtl/mem/ktpu_mem_agent.sv|s/b2_v_q    <= 1'b1;/b2_v_q    <= 1'b0;/"
   "agent_no_read_credit|rtl/mem/ktpu_mem_agent.sv|s/assign is_rd_valid = any_act && \(credit_q != '0\);/assign is_rd_valid = any_act;/"
@@ -38,14 +38,14 @@ mutants=(
   "agent_iter_row_major_reads|rtl/mem/ktpu_mem_iter.sv|s/<= (four_lanes_i|four_q) \? /<= 1'b0 ? /g"
   "agent_stream_txn_of_stream0|rtl/mem/ktpu_mem_agent.sv|s/st_dy_q\[sel\], st_txn_q\[sel\],/st_dy_q[sel], st_txn_q[0],/"
   "agent_stream_loads_busy_slot|rtl/mem/ktpu_mem_agent.sv|s/if \(!st_act\[s\]\) begin have_free = 1'b1;/begin have_free = 1'b1;/"
-  "agent_job_window_dst_unchecked|rtl/mem/ktpu_mem_agent.sv|s/out2 = \(cur_ty == TyQj\) &&/out2 = 1'b0 &&/"
+  "agent_job_window_dst_unchecked|rtl/mem/ktpu_mem_check.sv|s/out2 = \(cur_ty == TyQj\) &&/out2 = 1'b0 &&/"
   "agent_2d_column_step_ignored|rtl/mem/ktpu_mem_agent.sv|s/assign wr_next  = \(wr_2d && wr_r_q == wr_rows - 8'd1\) \? wr_col_q \+ w4 : wr_addr_q \+ w1;/assign wr_next  = wr_addr_q + w1;/"
-  "agent_2d_extent_rows_only|rtl/mem/ktpu_mem_agent.sv|s/\(\(cur_ty == TyWr && wr_2d\) \? 34'\(ext2_q\) : 34'd0\)/34'd0/"
-  "agent_extent_ignores_mask|rtl/mem/ktpu_mem_agent.sv|s/mask_hi = mask_hi \| 5'\(b\);/mask_hi = 5'd31;/"
-  "agent_extent_ignores_mask_lo|rtl/mem/ktpu_mem_agent.sv|s/mask_lo = mask_lo \| 5'\(b\);/mask_lo = 5'd0;/"
+  "agent_2d_extent_rows_only|rtl/mem/ktpu_mem_check.sv|s/\(\(cur_ty == TyWr && wr_2d\) \? 34'\(ext2_q\) : 34'd0\)/34'd0/"
+  "agent_extent_ignores_mask|rtl/mem/ktpu_mem_check.sv|s/mask_hi = mask_hi \| 5'\(b\);/mask_hi = 5'd31;/"
+  "agent_extent_ignores_mask_lo|rtl/mem/ktpu_mem_check.sv|s/mask_lo = mask_lo \| 5'\(b\);/mask_lo = 5'd0;/"
   "agent_check_skips_sum|rtl/mem/ktpu_mem_agent.sv|s/FAdd1: fs_q <= FAdd2;/FAdd1: fs_q <= FDecide;/"
-  "agent_extent_wraps|rtl/mem/ktpu_mem_agent.sv|s/sat32 = \(p\[49:32\] != 18'd0\) \? 32'hFFFF_FFFF : p\[31:0\];/sat32 = p[31:0];/"
-  "agent_2d_shape_unchecked|rtl/mem/ktpu_mem_agent.sv|s/\(wr_2d && total_q != 32'\(wr_count\)\)/1'b0/"
+  "agent_extent_wraps|rtl/mem/ktpu_mem_check.sv|s/sat32 = \(p\[49:32\] != 18'd0\) \? 32'hFFFF_FFFF : p\[31:0\];/sat32 = p[31:0];/"
+  "agent_2d_shape_unchecked|rtl/mem/ktpu_mem_check.sv|s/\(wr_2d && total_q != 32'\(wr_count\)\)/1'b0/"
   "agent_gate_misses_front_end|rtl/mem/ktpu_mem_agent.sv|s/assign asleep = fs_q == FIdle && /assign asleep = /"
   "agent_gate_misses_request_queue|rtl/mem/ktpu_mem_agent.sv|s/ && iq_count == '0 && / \&\& /"
   "agent_gate_misses_read_names|rtl/mem/ktpu_mem_agent.sv|s/ && mf_count == '0 && / \&\& /"
@@ -87,7 +87,7 @@ run_agent() {  # dir
     --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
     --top-module mem_agent_top --Mdir "$1/obj" -o Vmem_agent_top \
     $(make -s --no-print-directory rtl-srcs BLOCKS="mem_agent dram" \
-        RTL_PATCH="rtl/mem/ktpu_quant.sv=$1/ktpu_quant.sv rtl/mem/ktpu_mem_iter.sv=$1/ktpu_mem_iter.sv rtl/mem/ktpu_mem_agent.sv=$1/ktpu_mem_agent.sv") \
+        RTL_PATCH="rtl/mem/ktpu_quant.sv=$1/ktpu_quant.sv rtl/mem/ktpu_mem_iter.sv=$1/ktpu_mem_iter.sv rtl/mem/ktpu_mem_check.sv=$1/ktpu_mem_check.sv rtl/mem/ktpu_mem_agent.sv=$1/ktpu_mem_agent.sv") \
     tests/mem/mem_agent_top.sv "$PWD/tests/mem/mem_agent_tb.cpp" "$REF_LIB" >"$1/build.log" 2>&1 || return 2
   "$1/obj/Vmem_agent_top" --seed 9 >"$1/run.log" 2>&1 || return 1
   "$1/obj/Vmem_agent_top" --seed 10 +ktpu_dram_latency=1 >>"$1/run.log" 2>&1
