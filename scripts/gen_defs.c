@@ -27,7 +27,15 @@ struct item {
     char rblock[NAME_LEN]; /* registers: the BLOCK (e.g. MMIO), for the access lists */
     char rname[NAME_LEN];  /* registers: the NAME inside it */
     int rd, wr;            /* registers: readable, writable */
+    char fgroup[NAME_LEN]; /* fields (their _LSB item): the GROUP, for the pack functions */
+    char fname[NAME_LEN];  /* fields: the NAME inside it */
+    unsigned long msb;     /* fields: the top bit (value holds the LSB) */
 };
+
+/* pack lines: the groups that get a function building their word */
+#define MAX_PACKS 8
+static char packs[MAX_PACKS][NAME_LEN];
+static int n_packs;
 
 static struct item items[MAX_ITEMS];
 static int n_items;
@@ -80,6 +88,47 @@ static void add(const char *a, const char *b, const char *suffix, unsigned long 
     n_items++;
 }
 
+static void lower(char *dst, const char *src)
+{
+    for (; *src; src++) *dst++ = (char)tolower((unsigned char)*src);
+    *dst = '\0';
+}
+
+/* A pack line's function: GROUP's 32-bit word from one argument per field,
+ * in file order, each placed at its bits (fields named RSVD are zero and
+ * take no argument). SystemVerilog: ktpu_pkg::<group>_pack, each argument
+ * as wide as its field and named <field>_i (`type` is a keyword); C: ktpu_<group>_pack, each argument masked to its
+ * field, as the hardware's field is. */
+static void emit_pack(FILE *sv, FILE *h, const char *group)
+{
+    char lg[NAME_LEN], ln[NAME_LEN];
+    lower(lg, group);
+    fprintf(sv, "  // %s's word from its fields (RSVD zero)\n  function automatic logic [31:0] %s_pack(", group, lg);
+    fprintf(h, "\n/* %s's word from its fields (RSVD zero), each masked to its bits */\n#ifndef __ASSEMBLER__\nstatic inline unsigned ktpu_%s_pack(",
+            group, lg);
+    int first = 1;
+    for (int i = 0; i < n_items; i++) {
+        const struct item *it = &items[i];
+        if (strcmp(it->fgroup, group) || !strcmp(it->fname, "RSVD")) continue;
+        lower(ln, it->fname);
+        fprintf(sv, "%sinput logic [%lu:0] %s_i", first ? "" : ", ", it->msb - it->value, ln);
+        fprintf(h, "%sunsigned %s", first ? "" : ", ", ln);
+        first = 0;
+    }
+    fprintf(sv, ");\n    %s_pack = 32'd0;\n", lg);
+    fprintf(h, ")\n{\n    return 0u");
+    for (int i = 0; i < n_items; i++) {
+        const struct item *it = &items[i];
+        if (strcmp(it->fgroup, group) || !strcmp(it->fname, "RSVD")) continue;
+        lower(ln, it->fname);
+        fprintf(sv, "    %s_pack[%lu:%lu] = %s_i;\n", lg, it->msb, it->value, ln);
+        unsigned long w = it->msb - it->value + 1, mask = w == 32 ? 0xFFFFFFFFul : (1ul << w) - 1;
+        fprintf(h, " |\n           (%s & 0x%lXu) << %lu", ln, mask, it->value);
+    }
+    fprintf(sv, "  endfunction\n");
+    fprintf(h, ";\n}\n#endif\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -124,6 +173,9 @@ int main(int argc, char **argv)
             unsigned long w = msb - lsb + 1;
             unsigned long mask = (w == 32 ? 0xFFFFFFFFul : ((1ul << w) - 1)) << lsb;
             add(tok[1], tok[2], "_LSB", lsb, 0, doc);
+            snprintf(items[n_items - 1].fgroup, NAME_LEN, "%s", tok[1]);
+            snprintf(items[n_items - 1].fname, NAME_LEN, "%s", tok[2]);
+            items[n_items - 1].msb = msb;
             add(tok[1], tok[2], "_MSB", msb, 0, NULL);
             add(tok[1], tok[2], "_WIDTH", w, 0, NULL);
             add(tok[1], tok[2], "_MASK", mask & 0xFFFFFFFFul, 1, NULL);
@@ -143,8 +195,15 @@ int main(int argc, char **argv)
             snprintf(it->rname, NAME_LEN, "%s", tok[2]);
             it->rd = strcmp(tok[4], "wo") != 0;
             it->wr = strcmp(tok[4], "ro") != 0;
+        } else if (!strcmp(tok[0], "pack") && nt == 2) {
+            check_ident(tok[1]);
+            int nf = 0;
+            for (int i = 0; i < n_items; i++) nf += !strcmp(items[i].fgroup, tok[1]);
+            if (!nf) die("pack names a group with no field above it", tok[1]);
+            if (n_packs == MAX_PACKS) die("too many pack lines", tok[1]);
+            snprintf(packs[n_packs++], NAME_LEN, "%s", tok[1]);
         } else {
-            die("unknown line (const/field/enum/reg with the right word count)", tok[0]);
+            die("unknown line (const/field/enum/reg/pack with the right word count)", tok[0]);
         }
     }
     fclose(in);
@@ -159,7 +218,12 @@ int main(int argc, char **argv)
     }
     FILE *sv = o_sv.f, *h = o_h.f;
     const char *banner = "generated from data/ktpu.def by scripts/gen_defs.c -- do not edit";
-    fprintf(sv, "// %s\n`ifndef KTPU_PKG_SV\n`define KTPU_PKG_SV\npackage ktpu_pkg;\n", banner);
+    /* UNUSEDPARAM off inside: every design reads a few of the constants. It
+     * matters once the package holds a function (pack lines): Verilator then
+     * keeps the package in a design that imports nothing from it and warns
+     * for each constant. */
+    fprintf(sv, "// %s\n`ifndef KTPU_PKG_SV\n`define KTPU_PKG_SV\n/* verilator lint_off UNUSEDPARAM */\npackage ktpu_pkg;\n",
+            banner);
     fprintf(h, "/* %s */\n#ifndef KTPU_DEFS_H\n#define KTPU_DEFS_H\n\n", banner);
     for (int i = 0; i < n_items; i++) {
         const struct item *it = &items[i];
@@ -175,7 +239,8 @@ int main(int argc, char **argv)
         else
             fprintf(h, "#define KTPU_%s %lu\n", it->name, it->value);
     }
-    fprintf(sv, "endpackage\n`endif\n");
+    for (int p = 0; p < n_packs; p++) emit_pack(sv, h, packs[p]);
+    fprintf(sv, "endpackage\n/* verilator lint_on UNUSEDPARAM */\n`endif\n");
     /* Per enum group, an X-macro list so C code can name codes from this one
      * table (error messages say CLERR_MEM, not 11): KTPU_<GROUP>_LIST(X)
      * expands X(NAME, VALUE, "doc") for each member, in file order. */

@@ -13,14 +13,8 @@
 
 #define KTPU_MAX_CLUSTERS 16   /* SOC_KINDS0/1 describe 16 nodes */
 
-/* ---- flits: a 32-bit header (flit bits 287:256) and 8 payload words ---- */
-static inline uint32_t ktpu_mesh_hdr(unsigned dx, unsigned dy, unsigned sx, unsigned sy, unsigned type,
-                                     unsigned txn, unsigned last)
-{
-    return KTPU_FIELD(FLIT_DST_X, dx) | KTPU_FIELD(FLIT_DST_Y, dy) | KTPU_FIELD(FLIT_SRC_X, sx) |
-           KTPU_FIELD(FLIT_SRC_Y, sy) | KTPU_FIELD(FLIT_TYPE, type) | KTPU_FIELD(FLIT_TXN, txn) |
-           KTPU_FIELD(FLIT_LAST, last);
-}
+/* ---- flits: a 32-bit header (flit bits 287:256, ktpu_flit_pack in the
+ * generated ktpu_defs.h) and 8 payload words ---- */
 
 /* Compose and send one flit: header and payload words 0..7, word
  * CI_BASE_WORD plus delta (a uniform plan's instruction moved to another

@@ -41,7 +41,7 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
         }
     }
     for (unsigned c = 0; c < s->n; c++)
-        s->cl[c].hdr = ktpu_mesh_hdr(s->cl[c].x, s->cl[c].y, s->cpu_x, s->cpu_y, KTPU_MSG_CL_INSTR, 0, 1);
+        s->cl[c].hdr = ktpu_flit_pack(s->cl[c].x, s->cl[c].y, s->cpu_x, s->cpu_y, KTPU_MSG_CL_INSTR, 0, 1);
     return cpu ? (int)s->n : -1;
 }
 

@@ -88,7 +88,7 @@ module ktpu_node #(
 
   function automatic logic [287:0] mkflit(input logic [3:0] dx, input logic [3:0] dy,
       input logic [3:0] ty, input logic [7:0] txn, input logic last, input logic [255:0] pl);
-    mkflit = {dx, dy, 4'(X), 4'(Y), ty, txn, last, 3'b000, pl};
+    mkflit = {ktpu_pkg::flit_pack(dx, dy, 4'(X), 4'(Y), ty, txn, last), pl};
   endfunction
   function automatic logic [3:0] hdr4(input logic [287:0] f, input int lsb);
     hdr4 = f[H + lsb +: 4];

@@ -222,8 +222,9 @@ module ktpu_node_drain #(
   // a burst's flits all go where its address sends the descriptor
   logic to_mem1;
   assign to_mem1     = MemPorts > 1 && oaddr_q[PortBit];
-  assign out_flit_o  = {to_mem1 ? 4'(Mem1X) : 4'(MemX), to_mem1 ? 4'(Mem1Y) : 4'(MemY), 4'(X), 4'(Y), 4'(ktpu_pkg::MSG_MEM_WR), WrTxn,
-                        ost_q == 3'd5 && olast_q, 3'b000, payload};
+  assign out_flit_o  = {ktpu_pkg::flit_pack(to_mem1 ? 4'(Mem1X) : 4'(MemX), to_mem1 ? 4'(Mem1Y) : 4'(MemY), 4'(X), 4'(Y),
+                                           4'(ktpu_pkg::MSG_MEM_WR), WrTxn, ost_q == 3'd5 && olast_q),
+                        payload};
 
   // ---- write acks outstanding ---------------------------------------------
   logic [15:0] wr_out_q;

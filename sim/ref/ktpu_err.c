@@ -51,29 +51,48 @@ static void print_error(FILE *out, const char *what, const double *exact, const 
     fprintf(out, ", relative RMS %.3g\n", sum_sq > 0 ? sqrt(sum_sq_err / sum_sq) : 0.0);
 }
 
+/* Every element of an m x k operand as a double, row stride k: from FP16
+ * (lda apart) or from MXFP7 (q, scales s). Converted once, not once per
+ * product: the sums below are then the same multiply-adds in the same
+ * order, and the report the same to the last digit, at a fraction of the
+ * time (m x n x k conversions made ~30% of a 256^3 ktpu-sim run). */
+static double *fp16_rows(const uint16_t *a, size_t lda, size_t m, size_t k)
+{
+    double *v = malloc((m * k + 1) * sizeof *v);
+    if (v)
+        for (size_t i = 0; i < m; i++)
+            for (size_t kk = 0; kk < k; kk++) v[i * k + kk] = ktpu_err_fp16_value(a[i * lda + kk]);
+    return v;
+}
+
+static double *mx_rows(const int8_t *q, const uint8_t *s, size_t m, size_t k)
+{
+    double *v = malloc((m * k + 1) * sizeof *v);
+    if (v)
+        for (size_t i = 0; i < m; i++)
+            for (size_t kk = 0; kk < k; kk++) v[i * k + kk] = mx_value(q[i * k + kk], s[i * (k / 32u) + kk / 32u]);
+    return v;
+}
+
 int ktpu_err_report(FILE *out, size_t m, size_t n, size_t k, const uint16_t *a, size_t lda,
                     const uint16_t *bt, size_t ldb, const int8_t *qa, const uint8_t *sa,
                     const int8_t *qb, const uint8_t *sb, const uint16_t *c, size_t ldc,
                     unsigned samples)
 {
-    int have64 = a != NULL && bt != NULL;
-    size_t nkb = k / 32u;
+    int have64 = a != NULL && bt != NULL, rc = -1;
     double *f64 = malloc((m * n + 1) * sizeof *f64), *mx = malloc((m * n + 1) * sizeof *mx);
-    if (!f64 || !mx) {
-        free(f64);
-        free(mx);
-        return -1;
-    }
+    double *va = have64 ? fp16_rows(a, lda, m, k) : NULL, *vb = have64 ? fp16_rows(bt, ldb, n, k) : NULL;
+    double *xa = mx_rows(qa, sa, m, k), *xb = mx_rows(qb, sb, n, k);
+    if (!f64 || !mx || !xa || !xb || (have64 && (!va || !vb)))
+        goto out;
     unsigned shown = 0;
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) {
             double e64 = 0, emx = 0;
             for (size_t kk = 0; kk < k; kk++) {
                 if (have64)
-                    e64 += ktpu_err_fp16_value(a[i * lda + kk]) *
-                           ktpu_err_fp16_value(bt[j * ldb + kk]);
-                emx += mx_value(qa[i * k + kk], sa[i * nkb + kk / 32u]) *
-                       mx_value(qb[j * k + kk], sb[j * nkb + kk / 32u]);
+                    e64 += va[i * k + kk] * vb[j * k + kk];
+                emx += xa[i * k + kk] * xb[j * k + kk];
             }
             f64[i * n + j] = e64;
             mx[i * n + j] = emx;
@@ -89,7 +108,13 @@ int ktpu_err_report(FILE *out, size_t m, size_t n, size_t k, const uint16_t *a, 
     if (have64)
         print_error(out, "FP64", f64, c, m, n, ldc, 0);
     print_error(out, "the exact MXFP7 product", mx, c, m, n, ldc, 1);
+    rc = 0;
+out:
     free(f64);
     free(mx);
-    return 0;
+    free(va);
+    free(vb);
+    free(xa);
+    free(xb);
+    return rc;
 }

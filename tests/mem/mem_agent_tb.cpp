@@ -51,12 +51,6 @@ static const uint32_t MEMB = 1u << 20;      // bytes of DRAM the bench uses
 static uint32_t win_base = 0x1000, win_limit = MEMB - 0x1000;
 
 struct Flit { uint32_t w[9]; };
-static uint32_t hdr(int dx, int dy, int sx, int sy, unsigned type, unsigned txn, int last) {
-  return (uint32_t)dx << KTPU_FLIT_DST_X_LSB | (uint32_t)dy << KTPU_FLIT_DST_Y_LSB |
-         (uint32_t)sx << KTPU_FLIT_SRC_X_LSB | (uint32_t)sy << KTPU_FLIT_SRC_Y_LSB |
-         (uint32_t)type << KTPU_FLIT_TYPE_LSB | (uint32_t)(txn & 255) << KTPU_FLIT_TXN_LSB |
-         (uint32_t)last << KTPU_FLIT_LAST_LSB;
-}
 static unsigned fld(uint32_t w, uint32_t mask, uint32_t lsb) { return (w & mask) >> lsb; }
 
 // ---- model --------------------------------------------------------------------
@@ -123,7 +117,7 @@ static void send_rd(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride
   f.w[KTPU_RD_STRIDE_WORD] = stride;
   f.w[KTPU_RD_SHAPE_WORD] = groups << KTPU_RD_SHAPE_GROUPS_LSB | per << KTPU_RD_SHAPE_PER_GROUP_LSB;
   f.w[KTPU_RD_CTRL_WORD] = fmt << KTPU_RD_CTRL_FMT_LSB;
-  f.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_RD, txn, last);
+  f.w[8] = ktpu_flit_pack(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_RD, txn, last);
   txq.push_back(f);
   if (!last) { Flit g = f; g.w[8] |= 1u << KTPU_FLIT_LAST_LSB; txq.push_back(g); }
   unsigned bb = fmt == KTPU_FMT_FP16 ? 64 : 32;
@@ -167,12 +161,12 @@ static void send_wr(int sx, int sy, unsigned txn, uint32_t addr, uint32_t stride
   d.w[KTPU_WR_CTRL_WORD] = count << KTPU_WR_CTRL_COUNT_LSB | rows << KTPU_WR_CTRL_ROWS_LSB | cols << KTPU_WR_CTRL_COLS_LSB;
   d.w[KTPU_WR_STRIDE2_WORD] = stride2;
   d.w[KTPU_WR_MASK_WORD] = mask;
-  d.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_WR, txn, nflits == 0);
+  d.w[8] = ktpu_flit_pack(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_WR, txn, nflits == 0);
   txq.push_back(d);
   std::vector<Flit> data(nflits);
   for (int i = 0; i < nflits; i++) {
     for (int w = 0; w < 8; w++) data[i].w[w] = rnd();
-    data[i].w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_WR, txn, i + 1 == nflits);
+    data[i].w[8] = ktpu_flit_pack(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_WR, txn, i + 1 == nflits);
     txq.push_back(data[i]);
   }
   int lo_b = -1, hi_b = -1;
@@ -212,7 +206,7 @@ static void send_qjob(int sx, int sy, unsigned txn, uint32_t src, uint32_t sstri
   f.w[KTPU_QJ_SRC_WORD] = src; f.w[KTPU_QJ_SSTRIDE_WORD] = sstride;
   f.w[KTPU_QJ_DST_WORD] = dst; f.w[KTPU_QJ_DSTRIDE_WORD] = dstride;
   f.w[KTPU_QJ_SHAPE_WORD] = rows << KTPU_QJ_SHAPE_ROWS_LSB | blocks << KTPU_QJ_SHAPE_BLOCKS_LSB;
-  f.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_QJOB, txn, 1);
+  f.w[8] = ktpu_flit_pack(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_QJOB, txn, 1);
   txq.push_back(f);
   uint64_t slo = src, shi = src + (uint64_t)(rows ? rows - 1 : 0) * sstride + (uint64_t)blocks * 64;
   uint64_t dlo = dst, dhi = dst + (uint64_t)(rows ? rows - 1 : 0) * dstride + (uint64_t)blocks * 32;
@@ -248,7 +242,7 @@ static void send_other(int sx, int sy, unsigned txn, unsigned type, int nflits) 
   for (int i = 0; i < nflits; i++) {
     Flit f = {};
     for (int w = 0; w < 8; w++) f.w[w] = rnd();
-    f.w[8] = hdr(AGENT_X, AGENT_Y, sx, sy, type, txn, i + 1 == nflits);
+    f.w[8] = ktpu_flit_pack(AGENT_X, AGENT_Y, sx, sy, type, txn, i + 1 == nflits);
     txq.push_back(f);
   }
   exp_ack[{sx, sy, txn, 0, 0}] = {KTPU_MEMST_BADREQ, type, 0, 0};

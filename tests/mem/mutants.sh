@@ -56,6 +56,8 @@ mutants=(
   "agent_gate_misses_flits_out|rtl/mem/ktpu_mem_agent.sv|s/ && src_v == '0 && !out_v_q;/;/"
   "agent_gate_misses_requests_in|rtl/mem/ktpu_mem_agent.sv|s/rst_i \|\| req_valid_i \|\| /rst_i || /"
   "agent_gate_never_closes|rtl/mem/ktpu_mem_agent.sv|s/\.en_i\(rst_i \|\| req_valid_i/.en_i(1'b1 || req_valid_i/"
+  "agent_qgate_misses_input|rtl/mem/ktpu_mem_agent.sv|s/\.en_i\(rst_i \|\| qi_valid \|\| q_busy\)/.en_i(rst_i || q_busy)/"
+  "agent_qgate_misses_pipe|rtl/mem/ktpu_mem_agent.sv|s/\.en_i\(rst_i \|\| qi_valid \|\| q_busy\)/.en_i(rst_i || qi_valid)/"
   "axi_read_passes_write|rtl/mem/ktpu_axi_bridge.sv|s/assign hazard = head.w \? r_any_hit : w_any_hit;/assign hazard = head.w ? r_any_hit : 1'b0;/"
   "axi_write_passes_read|rtl/mem/ktpu_axi_bridge.sv|s/assign hazard = head.w \? r_any_hit : w_any_hit;/assign hazard = head.w ? 1'b0 : w_any_hit;/"
   "axi_page_counted_down_wrong|rtl/mem/ktpu_axi_bridge.sv|s/FW'\(r_end && rs_head == SW'\(i\)\)/FW'(r_end \&\& SW'(0) == SW'(i))/"

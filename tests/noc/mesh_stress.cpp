@@ -29,6 +29,7 @@
 
 #include "verilated.h"
 
+#include "ktpu_defs.h"
 #include "ktpu_tb.h"
 #ifdef EMPTY_NODE  // the mesh_empty_top variant: one EMPTY node, stray checks
 #include "Vmesh_empty_top.h"
@@ -52,10 +53,6 @@ static_assert(NN <= 32, "the bench keeps valid/ready vectors in 32 bits");
 
 struct Flit { uint32_t w[9]; };  // w[8] = header
 
-static uint32_t hdr(int dx, int dy, int sx, int sy, int type, int txn, int last) {
-  return (uint32_t)dx << 28 | (uint32_t)dy << 24 | (uint32_t)sx << 20 | (uint32_t)sy << 16 |
-         (uint32_t)type << 12 | (uint32_t)(txn & 255) << 4 | (uint32_t)last << 3;
-}
 static uint32_t csum(const Flit &f) {
   uint32_t h = 0x9E3779B9u;
   for (int i = 0; i < 7; i++) h = (h ^ f.w[i]) * 0x01000193u;
@@ -120,7 +117,7 @@ int main(int argc, char **argv) {
       f.w[0] = (uint32_t)s; f.w[1] = (uint32_t)d; f.w[2] = sq; f.w[3] = i; f.w[4] = len;
       f.w[5] = r; f.w[6] = rnd();
       if (fair) f.w[6] = FAIR_MARK;
-      f.w[8] = hdr(d % MESH_W, d / MESH_W, s % MESH_W, s / MESH_W, type, sq, i + 1 == len);
+      f.w[8] = ktpu_flit_pack(d % MESH_W, d / MESH_W, s % MESH_W, s / MESH_W, type, sq, i + 1 == len);
       f.w[7] = csum(f);
       txq[s].push_back(f);
     }
@@ -251,7 +248,7 @@ int main(int argc, char **argv) {
     std::vector<Flit> fl;
     auto add = [&](int dx, int dy, int last) {
       Flit f = {};
-      f.w[0] = 0; f.w[1] = (uint32_t)far; f.w[8] = hdr(dx, dy, 0, 0, 1, 0, last);
+      f.w[0] = 0; f.w[1] = (uint32_t)far; f.w[8] = ktpu_flit_pack(dx, dy, 0, 0, 1, 0, last);
       f.w[7] = csum(f);
       fl.push_back(f);
     };
@@ -262,7 +259,7 @@ int main(int argc, char **argv) {
     // then one good packet: node 0 -> far, the next expected sequence number
     Flit g = {};
     g.w[0] = 0; g.w[1] = (uint32_t)far; g.w[2] = seq_tx[0][far]++; g.w[3] = 0; g.w[4] = 1;
-    g.w[8] = hdr(far % MESH_W, far / MESH_W, 0, 0, 2, g.w[2], 1);
+    g.w[8] = ktpu_flit_pack(far % MESH_W, far / MESH_W, 0, 0, 2, g.w[2], 1);
     g.w[7] = csum(g);
     fl.push_back(g);
     size_t i = 0;

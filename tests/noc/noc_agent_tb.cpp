@@ -34,10 +34,9 @@ extern "C" {
 
 static const int MW = 3, MH = 3, NN = MW * MH, AX = 1, AY = 0, AG = AY * MW + AX;
 struct Flit { uint32_t w[9]; };
+// node numbers (y * MW + x) to coordinates
 static uint32_t hdr(int d, int s, unsigned type, unsigned txn, int last) {
-  return (uint32_t)(d % MW) << KTPU_FLIT_DST_X_LSB | (uint32_t)(d / MW) << KTPU_FLIT_DST_Y_LSB |
-         (uint32_t)(s % MW) << KTPU_FLIT_SRC_X_LSB | (uint32_t)(s / MW) << KTPU_FLIT_SRC_Y_LSB |
-         type << KTPU_FLIT_TYPE_LSB | (txn & 255) << KTPU_FLIT_TXN_LSB | (uint32_t)last << KTPU_FLIT_LAST_LSB;
+  return ktpu_flit_pack(d % MW, d / MW, s % MW, s / MW, type, txn, last);
 }
 static int hsrc(uint32_t h) {
   return (int)((h & KTPU_FLIT_SRC_Y_MASK) >> KTPU_FLIT_SRC_Y_LSB) * MW + (int)((h & KTPU_FLIT_SRC_X_MASK) >> KTPU_FLIT_SRC_X_LSB);

@@ -79,11 +79,6 @@ static void tick() {
 
 // ---- instructions -------------------------------------------------------
 static uint8_t next_txn;
-static uint32_t hdr(int dx, int dy, int ty, int txn, int last) {
-    return (uint32_t)dx << KTPU_FLIT_DST_X_LSB | (uint32_t)dy << KTPU_FLIT_DST_Y_LSB |
-           (uint32_t)ty << KTPU_FLIT_TYPE_LSB | (uint32_t)txn << KTPU_FLIT_TXN_LSB |
-           (uint32_t)last << KTPU_FLIT_LAST_LSB;
-}
 struct Ins { uint32_t w[7]; };
 // Sends one instruction to cluster c (respecting NODE_IQ_DEPTH); returns its txn.
 static int issue(int c, const Ins &in, int flits = 1) {
@@ -96,7 +91,7 @@ static int issue(int c, const Ins &in, int flits = 1) {
         Flit f;
         memset(&f, 0, sizeof f);
         for (int i = 0; i < 7; i++) f.w[i] = in.w[i];
-        f.w[8] = hdr(x, y, KTPU_MSG_CL_INSTR, txn, k == flits - 1);
+        f.w[8] = ktpu_flit_pack(x, y, 0, 0, KTPU_MSG_CL_INSTR, txn, k == flits - 1);
         txq.push_back(f);
     }
     outstanding[x][y]++;

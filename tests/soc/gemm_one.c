@@ -30,10 +30,7 @@ static uint8_t txn;
 
 static void send(unsigned op_word, const uint32_t *words, unsigned nwords)
 {
-    uint32_t hdr = (uint32_t)cl_x << KTPU_FLIT_DST_X_LSB | (uint32_t)cl_y << KTPU_FLIT_DST_Y_LSB |
-                   (uint32_t)me_x << KTPU_FLIT_SRC_X_LSB | (uint32_t)me_y << KTPU_FLIT_SRC_Y_LSB |
-                   (uint32_t)KTPU_MSG_CL_INSTR << KTPU_FLIT_TYPE_LSB |
-                   (uint32_t)txn++ << KTPU_FLIT_TXN_LSB | KTPU_FLIT_LAST_MASK;
+    uint32_t hdr = ktpu_flit_pack(cl_x, cl_y, me_x, me_y, KTPU_MSG_CL_INSTR, txn++, 1);
     while (KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_TX_BUSY_MASK)
         ;
     KTPU_REG_AT(MESH_TX0, 0) = hdr;
