@@ -8,10 +8,11 @@ RTL.quant      := rtl/mem/ktpu_quant.sv
 RTL.mem_agent  := rtl/mem/ktpu_mem_iter.sv rtl/mem/ktpu_mem_check.sv rtl/mem/ktpu_mem_agent.sv
 RTL_USES.mem_agent := quant fifo clk_gate
 RTL.dram       := rtl/mem/ktpu_dram.sv
+RTL_USES.dram  := clk_gate
 RTL.axi_bridge := rtl/mem/ktpu_axi_bridge.sv
 RTL_USES.axi_bridge := fifo
 RTL.axi_port   := rtl/mem/ktpu_axi_check.sv rtl/mem/ktpu_dram_axi.sv rtl/mem/ktpu_axi_dram_port.sv
-RTL_USES.axi_port := axi_bridge
+RTL_USES.axi_port := axi_bridge clk_gate
 
 SYNTH_BLOCKS += quant mem_agent axi_bridge
 SYNTH_TOP.quant       := ktpu_quant

@@ -56,8 +56,18 @@ module ktpu_axi_dram_port #(
   logic [255:0]      wdata, rdata;
   logic [31:0]       wstrb;
 
+  // The port's own clock, as the clusters' and the agents' (docs/soc.md,
+  // "Idle clusters"): stopped while the bridge holds nothing accepted and
+  // unanswered and no request arrives. The bridge is idle only once its
+  // last response has left, after the last AXI4 handshake: the slave and
+  // the checker have seen every edge that changes them, the link carries no
+  // valid, and the memory owes the slave nothing.
+  logic pclk, idle;
+  ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || req_valid_i || !idle), .gclk_o(pclk));
+  assign idle_o = idle;
+
   ktpu_axi_bridge #(.AddrBits(AddrBits), .IdBits(IdBits), .Id(Id)) u_bridge (
-    .clk_i, .rst_i, .req_valid_i, .req_ready_o, .req_write_i, .req_addr_i, .req_wdata_i,
+    .clk_i(pclk), .rst_i, .req_valid_i, .req_ready_o, .req_write_i, .req_addr_i, .req_wdata_i,
     .req_wstrb_i, .req_tag_i, .rsp_valid_o, .rsp_ready_i, .rsp_rdata_o, .rsp_tag_o,
     .awid_o(awid), .awaddr_o(awaddr), .awlen_o(awlen), .awsize_o(awsize), .awburst_o(awburst),
     .awcache_o(awcache), .awprot_o(awprot), .awvalid_o(awvalid), .awready_i(awready),
@@ -66,11 +76,11 @@ module ktpu_axi_dram_port #(
     .arid_o(arid), .araddr_o(araddr), .arlen_o(arlen), .arsize_o(arsize), .arburst_o(arburst),
     .arcache_o(arcache), .arprot_o(arprot), .arvalid_o(arvalid), .arready_i(arready),
     .rid_i(rid), .rdata_i(rdata), .rresp_i(rresp), .rlast_i(rlast), .rvalid_i(rvalid), .rready_o(rready),
-    .axi_err_o, .idle_o);
+    .axi_err_o, .idle_o(idle));
 
 `ifndef SYNTHESIS
   ktpu_axi_check #(.Name(Name), .IdBits(IdBits)) u_check (
-    .clk_i, .rst_i,
+    .clk_i(pclk), .rst_i,
     .awid_i(awid), .awaddr_i(awaddr), .awlen_i(awlen), .awsize_i(awsize), .awburst_i(awburst),
     .awvalid_i(awvalid), .awready_i(awready),
     .wdata_i(wdata), .wstrb_i(wstrb), .wlast_i(wlast), .wvalid_i(wvalid), .wready_i(wready),
@@ -81,7 +91,7 @@ module ktpu_axi_dram_port #(
 `endif
 
   ktpu_dram_axi #(.AddrBits(AddrBits), .IdBits(IdBits)) u_slave (
-    .clk_i, .rst_i, .stall_i,
+    .clk_i(pclk), .rst_i, .stall_i,
     .awid_i(awid), .awaddr_i(awaddr), .awlen_i(awlen), .awvalid_i(awvalid), .awready_o(awready),
     .wdata_i(wdata), .wstrb_i(wstrb), .wlast_i(wlast), .wvalid_i(wvalid), .wready_o(wready),
     .bid_o(bid), .bresp_o(bresp), .bvalid_o(bvalid), .bready_i(bready),

@@ -82,6 +82,17 @@ module ktpu_dram #(
   logic [QBits-1:0] q_tail [Ports];
   logic [QBits:0]   q_count [Ports];
 
+  // Simulation speed: the model's clock runs only while a request arrives
+  // or one is in flight. The cycle count now_q then stops with it, which
+  // changes no answer: a due time is only ever compared while its request
+  // is in flight, and every cycle of that is clocked.
+  logic mclk, in_flight;
+  always_comb begin
+    in_flight = 1'b0;
+    for (int p = 0; p < Ports; p++) in_flight = in_flight || q_count[p] != '0;
+  end
+  ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || |req_valid_i || in_flight), .gclk_o(mclk));
+
   logic [Ports-1:0] acc, pop;
   always_comb begin
     for (int p = 0; p < Ports; p++) begin
@@ -94,7 +105,7 @@ module ktpu_dram #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge mclk) begin
     if (rst_i) begin
       now_q <= 64'd0;
       for (int p = 0; p < Ports; p++) begin
@@ -119,7 +130,7 @@ module ktpu_dram #(
   end
 
   // Writes: applied at acceptance, byte by byte, ports in order.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge mclk) begin
     for (int p = 0; p < Ports; p++) begin
       if (!rst_i && acc[p] && req_write_i[p]) begin
         for (int b = 0; b < 32; b++) begin
@@ -132,7 +143,7 @@ module ktpu_dram #(
 
   // A request to a beat address with low bits set is a caller bug: the model
   // would silently round it down, so stop instead.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge mclk) begin
     for (int p = 0; p < Ports; p++) begin
       if (!rst_i && acc[p] && req_addr_i[p*AddrBits +: 5] != 5'd0)
         $fatal(1, "ktpu_dram: port %0d request address 0x%0h is not 32-byte aligned",

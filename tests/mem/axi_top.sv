@@ -24,7 +24,8 @@ module axi_top #(
   output logic [15:0]              axi_err_o,
   output logic                     idle_o,
   output logic [31:0]              aw_bursts_o,   // AW and AR handshakes, for the bench's
-  output logic [31:0]              ar_bursts_o    // burst-length statistics
+  output logic [31:0]              ar_bursts_o,   // burst-length statistics
+  output logic [31:0]              gated_o        // cycles with the port's clock stopped
 );
   logic [1:0]            m_valid, m_ready, m_write;
   logic [1:0]            s_valid /*verilator split_var*/, s_ready /*verilator split_var*/;
@@ -55,6 +56,7 @@ module axi_top #(
       ar_bursts_o <= ar_bursts_o + 32'(u_port.arvalid && u_port.arready);
     end
   end
+  always_ff @(posedge clk_i) gated_o <= rst_i ? '0 : gated_o + 32'(!u_port.u_gate.en_q);
 
 endmodule
 

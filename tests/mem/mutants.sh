@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Deliberately broken quantiser / memory agent / AXI4 bridge and slave: each mutant is one textual
+# Deliberately broken quantiser / memory agent / AXI4 bridge, port and slave / DRAM model gate: each mutant is one textual
 # change to a copy under build/mem_mutants/, and its bench must FAIL on it.
 # Optional argument: run only mutants whose name contains it.
 # Run by `make regress` (tests/mem/tests.mk); non-zero if any mutant survives.
@@ -66,6 +66,10 @@ mutants=(
   "axi_ack_before_b|rtl/mem/ktpu_axi_bridge.sv|s/\(ord_w \? b_owed_q != '0 : !rd_empty\)/(ord_w ? 1'b1 : !rd_empty)/"
   "axi_slave_rlast_first|rtl/mem/ktpu_dram_axi.sv|s/assign rlast_o  = rsp_tag_i\[6\];/assign rlast_o  = rsp_tag_i[6] || rb_left_q == arlen_i;/"
   "axi_slave_b_per_beat|rtl/mem/ktpu_dram_axi.sv|s/assign bvalid_o = rsp_valid_i\[1\] && b_last && /assign bvalid_o = rsp_valid_i[1] \&\& /"
+  "axi_port_gate_misses_requests|rtl/mem/ktpu_axi_dram_port.sv|s/\.en_i\(rst_i \|\| req_valid_i \|\| /.en_i(rst_i || /"
+  "axi_port_gate_misses_busy|rtl/mem/ktpu_axi_dram_port.sv|s/ \|\| !idle\)/)/"
+  "axi_port_gate_never_closes|rtl/mem/ktpu_axi_dram_port.sv|s/\.en_i\(rst_i \|\| /.en_i(1'b1 || /"
+  "axi_dram_gate_misses_in_flight|rtl/mem/ktpu_dram.sv|s/\.en_i\(rst_i \|\| \|req_valid_i \|\| in_flight\)/.en_i(rst_i || |req_valid_i)/"
 )
 run_quant() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
@@ -79,7 +83,7 @@ run_axi() {  # dir
     --assert -CFLAGS "-O1 -std=c++17 -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
     --top-module axi_top --Mdir "$1/obj" -o Vaxi_top \
     $(make -s --no-print-directory rtl-srcs BLOCKS="axi_port dram" \
-        RTL_PATCH="rtl/mem/ktpu_axi_bridge.sv=$1/ktpu_axi_bridge.sv rtl/mem/ktpu_dram_axi.sv=$1/ktpu_dram_axi.sv") \
+        RTL_PATCH="rtl/mem/ktpu_axi_bridge.sv=$1/ktpu_axi_bridge.sv rtl/mem/ktpu_dram_axi.sv=$1/ktpu_dram_axi.sv rtl/mem/ktpu_axi_dram_port.sv=$1/ktpu_axi_dram_port.sv rtl/mem/ktpu_dram.sv=$1/ktpu_dram.sv") \
     tests/mem/axi_top.sv "$PWD/tests/mem/axi_tb.cpp" >"$1/build.log" 2>&1 || return 2
   "$1/obj/Vaxi_top" --seed 9 >"$1/run.log" 2>&1 || return 1
   "$1/obj/Vaxi_top" --seed 10 +ktpu_dram_latency=1 >>"$1/run.log" 2>&1
