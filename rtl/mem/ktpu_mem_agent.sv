@@ -775,7 +775,8 @@ module ktpu_mem_agent #(
   assign unused_addr_bits = ^{fe_wr_addr, wb_addr_q, is_rd_addr};
 
   // ==== clock gate ========================================================================
-  // Everything runs on gclk, which stops while the agent is asleep (no request
+  // Everything runs on gclk (the quantiser on qclk, stopped further: see
+  // u_qgate), which stops while the agent is asleep (no request
   // being taken or queued, no stream, no read beat in flight or buffered: mf
   // names every beat from its issue to its use, no block in the quantiser,
   // no job, no flit or ack waiting to leave) and neither a request flit nor
