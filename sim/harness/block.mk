@@ -9,7 +9,7 @@
 # built for N.
 SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_iss_platform.c sim/harness/ktpu_gdb.c \
                sim/harness/ktpu_rvfi.c sim/harness/ktpu_timeline.c \
-               sim/harness/ktpu_gemm_job.c
+               sim/harness/ktpu_gemm_operands.c sim/harness/ktpu_gemm_job.c sim/harness/ktpu_gemm_report.c
 # the GEMM firmware's planner and encoders, unchanged: the reference follows
 # its split-K order
 SIMLIB_FW   := firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c
@@ -42,7 +42,7 @@ $(SIMLIB): $(SIMLIB_OBJS)
 RTL.sim_top      := sim/harness/ktpu_sim_top.sv
 RTL_USES.sim_top := soc axi_port dram
 $(call filelist,ktpu_sim_top,sim_top)
-SIM_TOP_SRCS := $(FILELIST_DIR)/ktpu_sim_top.f sim/harness/ktpu_sim_main.cpp sim/harness/ktpu_sim_opts.cpp $(SIMLIB)
+SIM_TOP_SRCS := $(FILELIST_DIR)/ktpu_sim_top.f $(wildcard sim/harness/ktpu_sim_*.cpp) $(SIMLIB)
 SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -LDFLAGS -lm
 
 $(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2 -CFLAGS -DKTPU_SIM_CLUSTERS=2))

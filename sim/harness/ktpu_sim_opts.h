@@ -1,12 +1,16 @@
 // ktpu-sim's command line: its options with their defaults, the exit
 // statuses, and the parser that checks every value (ktpu_sim_opts.cpp).
-// ktpu_sim_main.cpp runs what it returns.
+// ktpu_sim_main.cpp runs what it returns (ktpu_sim_run.h).
 #ifndef KTPU_SIM_OPTS_H
 #define KTPU_SIM_OPTS_H
 
 #include <cstdint>
 
 #include "ktpu_defs.h"
+
+#ifndef KTPU_SIM_MEM_PORTS
+#define KTPU_SIM_MEM_PORTS 1   // memory agents (DRAM ports besides the CPU's); ktpu-sim-4 has 2
+#endif
 
 namespace ktpu_sim {
 
