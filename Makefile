@@ -157,15 +157,18 @@ FILELISTS :=
 # $(call verilate,NAME,TOP,SOURCES,EXTRA_VERILATOR_FLAGS)
 # Builds $(VL_DIR)/NAME/VTOP from SystemVerilog, C++ harness and C sources,
 # linked with the host reference library; harnesses may include the shared
-# bench helpers in tests/common (ktpu_tb.h: random stream, check counters). The build log stays beside it.
+# bench helpers in tests/common (ktpu_tb.h: command line, context, random
+# stream, check counters), and a model with sources under tests/ is rebuilt
+# when one of those changes. The build log stays beside it.
 # A top's file list among SOURCES (build/filelists/TOP.f) is passed as -f
 # and brings the package; otherwise the package is passed first.
 # The old binary is removed first: Verilator's own make does not relink when
 # only a library changed.
 TB_COMMON := tests/common
 define verilate
+VL_BINS += $(VL_DIR)/$(1)/V$(2)
 $(VL_DIR)/$(1)/V$(2): $(3) $(foreach f,$(filter %.f,$(3)),$(FILELIST.$(basename $(notdir $(f))))) \
-                      $(GEN_SV) $(REF_LIB) $(wildcard $(TB_COMMON)/*.h)
+                      $(GEN_SV) $(REF_LIB) $(if $(filter tests/%,$(3)),$(wildcard $(TB_COMMON)/*.h))
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	@echo "verilate $(1)"
@@ -224,6 +227,12 @@ SYNTH_CMDS :=
 SYNTH_BLOCKS :=
 include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk fpga/block.mk \
                           scripts/*/block.mk tests/*/tests.mk tests/*/fuzz.mk))
+
+# The slowest builds first: make -j takes prerequisites in order, and the
+# 4-cluster co-simulator, reached last in fragment order, set the wall time
+# of a fresh `make test` alone.
+SLOW_BUILDS := $(KTPU_SIM4) $(VL_DIR)/node4/Vnode_top $(KTPU_SIM)
+TEST_DEPS := $(SLOW_BUILDS) $(filter-out $(SLOW_BUILDS),$(TEST_DEPS))
 
 run_cmds = @set -e; $(1) true
 

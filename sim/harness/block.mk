@@ -42,7 +42,7 @@ $(SIMLIB): $(SIMLIB_OBJS)
 RTL.sim_top      := sim/harness/ktpu_sim_top.sv
 RTL_USES.sim_top := soc axi_port dram
 $(call filelist,ktpu_sim_top,sim_top)
-SIM_TOP_SRCS := $(FILELIST_DIR)/ktpu_sim_top.f $(wildcard sim/harness/ktpu_sim_*.cpp) $(SIMLIB)
+SIM_TOP_SRCS := sim/harness/ktpu_sim.vlt $(FILELIST_DIR)/ktpu_sim_top.f $(wildcard sim/harness/ktpu_sim_*.cpp) $(SIMLIB)
 SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -LDFLAGS -lm
 
 $(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2 -CFLAGS -DKTPU_SIM_CLUSTERS=2))
@@ -51,6 +51,7 @@ $(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GCl
 
 # Copied beside its final name and renamed: a running ktpu-sim (another
 # test) would make a plain cp fail with "text file busy".
+KTPU_SIM_MODELS := $(VL_DIR)/ktpu_sim/Vktpu_sim_top $(VL_DIR)/ktpu_sim1/Vktpu_sim_top $(VL_DIR)/ktpu_sim4/Vktpu_sim_top
 $(KTPU_SIM): $(VL_DIR)/ktpu_sim/Vktpu_sim_top
 	cp $< $@.tmp && mv -f $@.tmp $@
 $(KTPU_SIM1): $(VL_DIR)/ktpu_sim1/Vktpu_sim_top

@@ -21,6 +21,7 @@
 
 #include "Vktpu_acc.h"
 #include "verilated.h"
+#include "ktpu_tb_main.h"
 #include "ktpu_ref.h"
 
 namespace {
@@ -930,21 +931,12 @@ int expect_mode(VerilatedContext *ctx, const std::string &what, int lat) {
 int main(int argc, char **argv) {
     uint64_t seed = 1;
     int lat = KTPU_CLUSTER_DP_LATENCY;
-    std::string expect;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        if (a == "--seed" && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
-        else if (a == "--lat" && i + 1 < argc) lat = atoi(argv[++i]);
-        else if (a == "--expect" && i + 1 < argc) expect = argv[++i];
-        else if (a.rfind("+verilator", 0) == 0) {}
-        else { fprintf(stderr, "acc_tb: unknown argument %s\n", a.c_str()); return 2; }
-    }
+    const char *expect_opt = nullptr;
+    tb_args(argc, argv, "acc_tb", {{"--seed", &seed}, {"--lat", &lat}, {"--expect", &expect_opt}});
+    std::string expect = expect_opt ? expect_opt : "";
     if (lat < 2) { fprintf(stderr, "acc_tb: --lat must be >= 2 (command FIFO fall-through)\n"); return 2; }
     g_rng = seed * 0x9E3779B97F4A7C15ull + 1;
-    auto ctx = std::make_unique<VerilatedContext>();
-    ctx->randReset(2);
-    ctx->randSeed((int)(seed & 0x7FFFFFFF));
-    ctx->commandArgs(argc, argv);
+    auto ctx = tb_context(argc, argv, seed);
     if (!expect.empty()) return expect_mode(ctx.get(), expect, lat);
 
     ctx->fatalOnError(false);   // report assertion failures as check failures

@@ -14,6 +14,7 @@
 #include "Vtb_cluster_acc.h"
 #include "verilated.h"
 #include "ktpu_ref.h"
+#include "ktpu_tb.h"
 #include "ktpu_tb_clock.h"
 
 namespace {
@@ -164,10 +165,9 @@ Gemm from_f16(TbRng &r, int gm, int gn, int nk, int ebase_a, int ebase_b) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 1;
-    auto ctx = std::make_unique<VerilatedContext>();
-    ctx->randReset(2);
-    ctx->randSeed((int)(seed & 0x7FFFFFFF));
+    uint64_t seed = 1;
+    tb_args(argc, argv, "cluster_tb", {{"--seed", &seed}});
+    auto ctx = tb_context(argc, argv, seed);
     ctx->fatalOnError(false);
     TbRng r(seed);
     Bench b(ctx.get(), seed ^ 0x5A5A);

@@ -25,7 +25,7 @@ $(eval $(call verilate,cluster_acc,tb_cluster_acc,$(call rtl_srcs,cluster_dp acc
   tests/acc/tb_cluster_acc.sv tests/acc/cluster_tb.cpp,\
   $(DSP48E2_VFLAGS) -Werror-USERFATAL))
 TESTS += acc_cluster
-TEST_CMD.acc_cluster := $(CLUSTER_ACC_TB) 1
+TEST_CMD.acc_cluster := $(CLUSTER_ACC_TB) --seed 1
 TEST_DEPS += $(CLUSTER_ACC_TB)
 
 # Deliberately broken accumulators (each must fail a bench): long, so regress.

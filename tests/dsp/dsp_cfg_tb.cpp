@@ -6,9 +6,10 @@
 // vendor model (DSP48E2_MODEL=...) the same bench checks that our reading
 // of UG579 (latencies, enables, A1/A2 and B1/B2 selection, cascade taps,
 // pre-adder, W/X/Y/Z) is the silicon's, for every value our model accepts.
-// Usage: Vtb_dsp_cfg [seed] [cycles]
+// Usage: Vtb_dsp_cfg [--seed N] [--cycles N]
 #include <cinttypes>
 #include "Vtb_dsp_cfg.h"
+#include "ktpu_tb.h"
 #include "ktpu_tb_clock.h"
 
 namespace {
@@ -115,13 +116,12 @@ void put(VlWide<N> &w, unsigned lsb, unsigned width, u64 v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 1;
-    unsigned ncycles = argc > 2 ? (unsigned)strtoul(argv[2], nullptr, 0) : 20000;
-    VerilatedContext ctx;
-    ctx.randReset(2);
-    ctx.randSeed((int)(seed & 0x7fffffff));
-    Vtb_dsp_cfg m(&ctx);
-    TbClock<Vtb_dsp_cfg> clk(&ctx, &m);
+    uint64_t seed = 1;
+    unsigned ncycles = 20000;
+    tb_args(argc, argv, "dsp_cfg_tb", {{"--seed", &seed}, {"--cycles", &ncycles}});
+    auto ctx = tb_context(argc, argv, seed);
+    Vtb_dsp_cfg m(ctx.get());
+    TbClock<Vtb_dsp_cfg> clk(ctx.get(), &m);
     TbRng rng(seed);
     Dsp dsp[4];
     for (int n = 0; n < 4; n++) dsp[n].k = kCfg[n];
@@ -145,7 +145,6 @@ int main(int argc, char **argv) {
         for (int n = 0; n < 4; n++) dsp[n].clock(in, n, &dummy);
     }
 
-    unsigned long checks = 0, fails = 0;
     static const unsigned xs[] = {0, 1, 2, 3}, zs[] = {0, 1, 2, 3};
     for (unsigned cyc = 0; cyc < ncycles; cyc++) {
         in.a = rng.next() & M30; in.b = rng.next() & M18; in.c = rng.next() & M48;
@@ -185,7 +184,7 @@ int main(int argc, char **argv) {
                         cyc, n, got, want, ac, dsp[n].acout(in), bc, dsp[n].bcout(in) & M18);
         }
     }
-    printf("dsp_cfg: seed %" PRIu64 ", %u cycles, 4 configurations, %lu checks, %lu failed\n", seed,
+    printf("dsp_cfg: seed %" PRIu64 ", %u cycles, 4 configurations, %llu checks, %llu failed\n", seed,
            ncycles, checks, fails);
     return fails ? 1 : 0;
 }

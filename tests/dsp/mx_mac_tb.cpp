@@ -3,10 +3,11 @@
 // random full-range int7 operands including -64, random 48-bit PCIN and C
 // (wrap-around of the 48-bit ALU), a directed all -64 phase, and the clock
 // enable toggling with garbage on every input while stalled.
-// Usage: Vtb_mx_mac [seed] [cycles]
+// Usage: Vtb_mx_mac [--seed N] [--cycles N]
 #include <cinttypes>
 #include <deque>
 #include "Vtb_mx_mac.h"
+#include "ktpu_tb.h"
 #include "ktpu_tb_clock.h"
 extern "C" {
 #include "ktpu_ref.h"
@@ -25,13 +26,12 @@ int64_t rand48(TbRng &r) { return ktpu_ref_wrap48((int64_t)(r.next() >> 16)); }
 }  // namespace
 
 int main(int argc, char **argv) {
-    uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 1;
-    unsigned ncycles = argc > 2 ? (unsigned)strtoul(argv[2], nullptr, 0) : 20000;
-    VerilatedContext ctx;
-    ctx.randReset(2);
-    ctx.randSeed((int)(seed & 0x7fffffff));
-    Vtb_mx_mac m(&ctx);
-    TbClock<Vtb_mx_mac> clk(&ctx, &m);
+    uint64_t seed = 1;
+    unsigned ncycles = 20000;
+    tb_args(argc, argv, "mx_mac_tb", {{"--seed", &seed}, {"--cycles", &ncycles}});
+    auto ctx = tb_context(argc, argv, seed);
+    Vtb_mx_mac m(ctx.get());
+    TbClock<Vtb_mx_mac> clk(ctx.get(), &m);
     TbRng rng(seed);
 
     // Idle (vendor GSR) with the enable low and garbage on the inputs.
@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     }
 
     std::deque<Op> ops;          // operands by enabled cycle; back() is the latest
-    unsigned long checks = 0, fails = 0, enabled = 0;
+    unsigned long enabled = 0;
     const unsigned directed = 64;  // first enabled cycles: every operand -64
     for (unsigned cyc = 0; cyc < ncycles; cyc++) {
         // The enable: always on in the first half, random after.
@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
                         got_plain, bits48(plain));
         }
     }
-    printf("mx_mac: seed %" PRIu64 ", %u cycles (%lu enabled), %lu checks, %lu failed\n", seed,
+    printf("mx_mac: seed %" PRIu64 ", %u cycles (%lu enabled), %llu checks, %llu failed\n", seed,
            ncycles, enabled, checks, fails);
     return fails ? 1 : 0;
 }

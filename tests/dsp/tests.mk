@@ -9,7 +9,7 @@ $(eval $(call verilate,dsp_mx_mac,tb_mx_mac,$(call rtl_srcs,mx_mac) \
   tests/dsp/tb_mx_mac.sv tests/dsp/mx_mac_tb.cpp,$(DP_VFLAGS)))
 
 TESTS += dsp_mx_mac
-TEST_CMD.dsp_mx_mac := $(VL_DIR)/dsp_mx_mac/Vtb_mx_mac 1 20000
+TEST_CMD.dsp_mx_mac := $(VL_DIR)/dsp_mx_mac/Vtb_mx_mac --seed 1 --cycles 20000
 TEST_DEPS += $(VL_DIR)/dsp_mx_mac/Vtb_mx_mac
 
 # The model's ports and attributes against the vendor library description,
@@ -33,8 +33,8 @@ $(eval $(call verilate,tensor_cluster_dp_mock,tb_cluster_dp,$(VENDOR_MOCK_SRCS) 
   $(filter-out $(DSP48E2_SRCS),$(call rtl_srcs,cluster_dp)) tests/tensor/tb_cluster_dp.sv tests/tensor/cluster_dp_tb.cpp,$(VENDOR_MOCK_FLAGS)))
 
 TESTS += dsp_vendor_mock
-TEST_CMD.dsp_vendor_mock := $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac 2 5000 && \
-  $(VL_DIR)/tensor_cluster_dp_mock/Vtb_cluster_dp 2 300
+TEST_CMD.dsp_vendor_mock := $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac --seed 2 --cycles 5000 && \
+  $(VL_DIR)/tensor_cluster_dp_mock/Vtb_cluster_dp --seed 2 --pairs 300
 TEST_DEPS += $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp_mock/Vtb_cluster_dp
 
 # The DSP48E2 model itself: four register configurations against a
@@ -42,7 +42,7 @@ TEST_DEPS += $(VL_DIR)/dsp_mx_mac_mock/Vtb_mx_mac $(VL_DIR)/tensor_cluster_dp_mo
 $(eval $(call verilate,dsp_cfg,tb_dsp_cfg,$(call rtl_srcs,dsp48e2) tests/dsp/tb_dsp_cfg.sv \
   tests/dsp/dsp_cfg_tb.cpp,$(DP_VFLAGS)))
 TESTS += dsp_cfg
-TEST_CMD.dsp_cfg := $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg 1 20000
+TEST_CMD.dsp_cfg := $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg --seed 1 --cycles 20000
 TEST_DEPS += $(VL_DIR)/dsp_cfg/Vtb_dsp_cfg
 
 # scripts/dsp/vendor_prep.sh (what DSP48E2_MODEL=... builds through) on the

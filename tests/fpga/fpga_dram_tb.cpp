@@ -25,10 +25,10 @@ struct Req { bool v = false, w; uint32_t beat; uint8_t data[32]; uint32_t strb; 
 
 int main(int argc, char **argv)
 {
-    auto ctx = std::make_unique<VerilatedContext>();
-    ctx->randReset(2);
-    ctx->commandArgs(argc, argv);
-    tb_seed(7, 1);
+    uint64_t seed = 7;
+    tb_args(argc, argv, "fpga_dram_tb", {{"--seed", &seed}});
+    auto ctx = tb_context(argc, argv, seed);
+    tb_seed(seed, 1);
     auto top = std::make_unique<Vktpu_fpga_dram>(ctx.get(), "TOP");
     std::vector<uint8_t> mem(kBeats * 32, 0);
     std::deque<Exp> exp[2];

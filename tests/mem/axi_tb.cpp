@@ -171,12 +171,9 @@ double stream(Bench &b, int mode, int beats, unsigned *aw, unsigned *ar) {
 int main(int argc, char **argv)
 {
     Bench b;
-    b.ctx = std::make_unique<VerilatedContext>();
-    b.ctx->randReset(2);
-    b.ctx->commandArgs(argc, argv);
-    unsigned long seed = 1;
-    for (int i = 1; i < argc; i++)
-        if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoul(argv[++i], nullptr, 0);
+    uint64_t seed = 1;
+    tb_args(argc, argv, "axi_tb", {{"--seed", &seed}});
+    b.ctx = tb_context(argc, argv, seed);
     tb_seed(seed, 3);
     b.top = std::make_unique<Vaxi_top>(b.ctx.get(), "TOP");
     svSetScope(svGetScopeFromName("TOP.axi_top.u_dram"));

@@ -224,11 +224,11 @@ static void send_qjob(int sx, int sy, unsigned txn, uint32_t src, uint32_t sstri
   unsigned nf = 0; uint32_t nf_first = 0, nf_last = 0;
   for (unsigned r = 0; r < rows; r++)
     for (unsigned b = 0; b < blocks; b++) {
-      uint8_t st[29]; bool f;
+      uint8_t st[29]; bool nonfinite;
       uint32_t a = src + r * sstride + b * 64;
-      model_quant_block(a, st, &f);
-      if (f && nf++ == 0) nf_first = a;
-      if (f) nf_last = a;
+      model_quant_block(a, st, &nonfinite);
+      if (nonfinite && nf++ == 0) nf_first = a;
+      if (nonfinite) nf_last = a;
       uint32_t d = dst + r * dstride + b * 32;
       memcpy(&shadow[d], st, 29);
       shadow[d + 29] = shadow[d + 30] = shadow[d + 31] = 0;
@@ -419,17 +419,9 @@ static double fill_rate(unsigned fmt, unsigned entries, unsigned long long *cycl
 int main(int argc, char **argv) {
   unsigned long long seed = 1;
   const char *csv = nullptr;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
-    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
-    else if (argv[i][0] == '+') {}
-    else { fprintf(stderr, "mem_agent_tb: unknown argument %s\n", argv[i]); return 2; }
-  }
+  tb_args(argc, argv, "mem_agent_tb", {{"--seed", &seed}, {"--csv", &csv}});
   tb_seed(seed, 3);
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->randReset(2);
-  ctx->randSeed((int)(seed & 0x7fffffff));
-  ctx->commandArgs(argc, argv);
+  auto ctx = tb_context(argc, argv, seed);
   CTX = ctx.get();
   auto m = std::make_unique<Vmem_agent_top>(ctx.get());
   M = m.get();

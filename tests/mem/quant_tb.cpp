@@ -54,12 +54,7 @@ static uint16_t rand_below(uint16_t peak) {  // random magnitude <= peak
 
 int main(int argc, char **argv) {
   unsigned long long seed = 1, nrandom = 20000;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
-    else if (!strcmp(argv[i], "--random") && i + 1 < argc) nrandom = strtoull(argv[++i], 0, 0);
-    else if (argv[i][0] == '+') {}
-    else { fprintf(stderr, "quant_tb: unknown argument %s\n", argv[i]); return 2; }
-  }
+  tb_args(argc, argv, "quant_tb", {{"--seed", &seed}, {"--random", &nrandom}});
   tb_seed(seed, 7);
 
   std::vector<Block> blocks;
@@ -133,13 +128,10 @@ int main(int argc, char **argv) {
     blocks.push_back(b);
   }
 
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->randReset(2);
-  ctx->randSeed((int)(seed & 0x7fffffff));
-  ctx->commandArgs(argc, argv);
+  auto ctx = tb_context(argc, argv, seed);
   auto m = std::make_unique<Vktpu_quant>(ctx.get());
 
-  unsigned long long checks = 0, fails = 0, cls_count[6] = {0};
+  unsigned long long cls_count[6] = {0};   // checks, fails: the bench kit's counters (ktpu_tb.h)
   unsigned long long ties[2] = {0, 0};  // ties that rounded to an even / odd q
   m->clk_i = 0; m->rst_i = 1; m->valid_i = 0; m->ready_i = 0;
   for (int i = 0; i < 4; i++) { m->clk_i = 0; m->eval(); m->clk_i = 1; m->eval(); }

@@ -198,17 +198,9 @@ static void on_rs(int n, const Flit &f) {
 
 int main(int argc, char **argv) {
   unsigned long long cycles = 100000, seed = 1;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--cycles") && i + 1 < argc) cycles = strtoull(argv[++i], 0, 0);
-    else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
-    else if (argv[i][0] == '+') {}
-    else { fprintf(stderr, "noc_agent_tb: unknown argument %s\n", argv[i]); return 2; }
-  }
+  tb_args(argc, argv, "noc_agent_tb", {{"--cycles", &cycles}, {"--seed", &seed}});
   tb_seed(seed, 11);
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->randReset(2);
-  ctx->randSeed((int)(seed & 0x7fffffff));
-  ctx->commandArgs(argc, argv);
+  auto ctx = tb_context(argc, argv, seed);
   auto m = std::make_unique<Vnoc_agent_top>(ctx.get());
   svSetScope(svGetScopeFromName("TOP.noc_agent_top.u_dram"));
   for (int n = 0; n < NN; n++)

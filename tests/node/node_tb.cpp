@@ -2,11 +2,12 @@
 // the memory agent and the DRAM model (tests/node/node_top.sv). Operands go
 // into DRAM through the backdoor, instructions over the mesh, and every C
 // element drained to DRAM is compared bit for bit with the C reference.
-// Usage: Vnode_top [--seed N] [--clusters 1|2|4] [--bench] [+ktpu_dram_latency=N]
+// Usage: Vnode_top [--seed N] [--bench] [--csv FILE] [+ktpu_dram_latency=N]
 #include "Vnode_top.h"
 #include "Vnode_top__Dpi.h"
 #include "svdpi.h"
 #include "verilated.h"
+#include "ktpu_tb_main.h"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -759,26 +760,18 @@ static void fill_rate(int cl, int fmt, int entries) {
 
 int main(int argc, char **argv) {
     int seed = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bench")) bench = true;
-        else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv = fopen(argv[++i], "w");
-            if (!csv) { fprintf(stderr, "node_tb: cannot write %s\n", argv[i]); return 2; }
-            fprintf(csv, "what,m,k,n,format,clusters,cycles,pct_peak\n");
-            bench = true;
-        }
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "node_tb: unknown option %s (--seed N, --bench, --csv FILE)\n", argv[i]);
-            return 2;
-        }
+    const char *csv_path = nullptr;
+    tb_args(argc, argv, "node_tb", {{"--seed", &seed}, {"--bench", &bench}, {"--csv", &csv_path}});
+    if (csv_path) {
+        csv = fopen(csv_path, "w");
+        if (!csv) { fprintf(stderr, "node_tb: cannot write %s\n", csv_path); return 2; }
+        fprintf(csv, "what,m,k,n,format,clusters,cycles,pct_peak\n");
+        bench = true;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    Verilated::commandArgs(argc, argv);
-    Verilated::randReset(2);
-    Verilated::randSeed(seed);
+    auto ctx = tb_context(argc, argv, (uint64_t)seed);
     rng = 0x9E3779B9u ^ (uint32_t)seed;
-    top = new Vnode_top;
+    top = new Vnode_top(ctx.get());
     top->win_limit_i = WinLimit;
     top->rst_i = 1;
     for (int i = 0; i < 10; i++) tick();

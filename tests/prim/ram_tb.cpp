@@ -4,11 +4,12 @@
 // same-address read and write (block, distributed). Addresses are drawn
 // from a small hot set half the time so collisions and back-to-back
 // reuse are frequent.
-// Usage: Vtb_ram [seed] [cycles]
+// Usage: Vtb_ram [--seed N] [--cycles N]
 #include <cinttypes>
 #include <cstring>
 #include <vector>
 #include "Vtb_ram.h"
+#include "ktpu_tb.h"
 #include "ktpu_tb_clock.h"
 
 namespace {
@@ -33,13 +34,12 @@ bool equal(const Word &want, const uint32_t *got, unsigned width) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 1;
-    unsigned ncycles = argc > 2 ? (unsigned)strtoul(argv[2], nullptr, 0) : 20000;
-    VerilatedContext ctx;
-    ctx.randReset(2);
-    ctx.randSeed((int)(seed & 0x7fffffff));
-    Vtb_ram m(&ctx);
-    TbClock<Vtb_ram> clk(&ctx, &m);
+    uint64_t seed = 1;
+    unsigned ncycles = 20000;
+    tb_args(argc, argv, "ram_tb", {{"--seed", &seed}, {"--cycles", &ncycles}});
+    auto ctx = tb_context(argc, argv, seed);
+    Vtb_ram m(ctx.get());
+    TbClock<Vtb_ram> clk(ctx.get(), &m);
     TbRng rng(seed);
 
     std::vector<Word> mem(kDepth, Word(kWords, 0));
@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
     Inst inst[6] = {{"block/1", 928, 1, false, {}, {}}, {"block/2", 352, 2, false, {}, {}},
                     {"ultra/1", 72, 1, true, {}, {}},   {"ultra/2", 352, 2, true, {}, {}},
                     {"dist/1", 32, 1, false, {}, {}},   {"dist/2", 32, 2, false, {}, {}}};
-    unsigned long checks = 0, fails = 0, collisions = 0;
+    unsigned long collisions = 0;
     unsigned hot[4] = {0, 1, kDepth - 1, 77};
 
     for (unsigned cyc = 0; cyc < ncycles; cyc++) {
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
                         cyc, ra, wa, we, re);
         }
     }
-    printf("ram: seed %" PRIu64 ", %u cycles, %lu same-address read+write, %lu checks, %lu failed\n",
+    printf("ram: seed %" PRIu64 ", %u cycles, %lu same-address read+write, %llu checks, %llu failed\n",
            seed, ncycles, collisions, checks, fails);
     return fails ? 1 : 0;
 }

@@ -4,6 +4,6 @@ $(eval $(call verilate,prim_ram,tb_ram,$(call rtl_srcs,ram) tests/prim/tb_ram.sv
   -Werror-USERFATAL))
 
 TESTS += prim_ram prim_elab_errors
-TEST_CMD.prim_ram := $(VL_DIR)/prim_ram/Vtb_ram 1 20000
+TEST_CMD.prim_ram := $(VL_DIR)/prim_ram/Vtb_ram --seed 1 --cycles 20000
 TEST_CMD.prim_elab_errors := tests/prim/elab_errors.sh $(GEN_SV)
 TEST_DEPS += $(VL_DIR)/prim_ram/Vtb_ram

@@ -204,10 +204,10 @@ void test_errors()
 
 int main(int argc, char **argv)
 {
-    auto ctx = std::make_unique<VerilatedContext>();
-    ctx->randReset(2);
-    ctx->commandArgs(argc, argv);
-    tb_seed(3, CLKS);
+    uint64_t seed = 3;
+    tb_args(argc, argv, "uart_tb", {{"--seed", &seed}});
+    auto ctx = tb_context(argc, argv, seed);
+    tb_seed(seed, CLKS);
     top = std::make_unique<Vktpu_uart>(ctx.get(), "TOP");
     top->rst_i = 1;
     top->rxd_i = 1;

@@ -8,13 +8,14 @@
 // cross-CU path), streaming (a new pair every cycle), bubbles (garbage on the
 // inputs when valid_i is low), enables toggling (garbage while stalled),
 // reset in mid-stream (pairs in flight are dropped, later ones exact).
-// Usage: Vtb_cluster_dp [seed] [random_pairs_per_phase]
+// Usage: Vtb_cluster_dp [--seed N] [--pairs N]   (random pairs per phase)
 #include <cinttypes>
 #include <cstdarg>
 #include <array>
 #include <cstring>
 #include <deque>
 #include "Vtb_cluster_dp.h"
+#include "ktpu_tb.h"
 #include "ktpu_tb_clock.h"
 extern "C" {
 #include "ktpu_ref.h"
@@ -278,12 +279,11 @@ void directed(Bench &b) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 1;
-    unsigned n = argc > 2 ? (unsigned)strtoul(argv[2], nullptr, 0) : 2000;
-    VerilatedContext ctx;
-    ctx.randReset(2);
-    ctx.randSeed((int)(seed & 0x7fffffff));
-    Bench b(&ctx, seed);
+    uint64_t seed = 1;
+    unsigned n = 2000;
+    tb_args(argc, argv, "cluster_dp_tb", {{"--seed", &seed}, {"--pairs", &n}});
+    auto ctx = tb_context(argc, argv, seed);
+    Bench b(ctx.get(), seed);
     Pair p;
     printf("cluster_dp bench, seed %" PRIu64 "\n", seed);
 

@@ -25,9 +25,10 @@ mutant() {
   # Every listed bench runs; the mutant is killed if at least one fails.
   local verdict="" b out first=""
   for b in "$@"; do
+    local args=(--seed 1 --cycles 3000)
     case $b in
       mx_mac)     out=$dir/vl/dsp_mx_mac/Vtb_mx_mac ;;
-      cluster_dp) out=$dir/vl/tensor_cluster_dp/Vtb_cluster_dp ;;
+      cluster_dp) out=$dir/vl/tensor_cluster_dp/Vtb_cluster_dp; args=(--seed 1 --pairs 3000) ;;
       tcu)        out=$dir/vl/tensor_tcu/Vtb_tcu ;;
       dsp_cfg)    out=$dir/vl/dsp_cfg/Vtb_dsp_cfg ;;
       ram)        out=$dir/vl/prim_ram/Vtb_ram ;;
@@ -36,7 +37,7 @@ mutant() {
            "$out" >"$dir/build-$b.log" 2>&1; then
       verdict="$verdict $b:BUILD-ERROR"; continue
     fi
-    if "$out" 1 3000 >"$dir/run-$b.log" 2>&1; then
+    if "$out" "${args[@]}" >"$dir/run-$b.log" 2>&1; then
       verdict="$verdict $b:pass"
     else
       verdict="$verdict $b:FAIL"

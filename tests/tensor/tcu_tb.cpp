@@ -3,10 +3,11 @@
 // with random full-range int7 (often -64), random 48-bit C inputs (the
 // wrap-around of the ALU), a new operand pair every cycle and the clock
 // enable toggling with garbage on every input while stalled.
-// Usage: Vtb_tcu [seed] [cycles]
+// Usage: Vtb_tcu [--seed N] [--cycles N]
 #include <cinttypes>
 #include <deque>
 #include "Vtb_tcu.h"
+#include "ktpu_tb.h"
 #include "ktpu_tb_clock.h"
 extern "C" {
 #include "ktpu_ref.h"
@@ -41,13 +42,12 @@ uint64_t bits48(int64_t v) { return (uint64_t)v & ((1ull << 48) - 1u); }
 }  // namespace
 
 int main(int argc, char **argv) {
-    uint64_t seed = argc > 1 ? strtoull(argv[1], nullptr, 0) : 1;
-    unsigned ncycles = argc > 2 ? (unsigned)strtoul(argv[2], nullptr, 0) : 5000;
-    VerilatedContext ctx;
-    ctx.randReset(2);
-    ctx.randSeed((int)(seed & 0x7fffffff));
-    Vtb_tcu m(&ctx);
-    TbClock<Vtb_tcu> clk(&ctx, &m);
+    uint64_t seed = 1;
+    unsigned ncycles = 5000;
+    tb_args(argc, argv, "tcu_tb", {{"--seed", &seed}, {"--cycles", &ncycles}});
+    auto ctx = tb_context(argc, argv, seed);
+    Vtb_tcu m(ctx.get());
+    TbClock<Vtb_tcu> clk(ctx.get(), &m);
     TbRng rng(seed);
     auto garbage = [&]() {
         for (int i = 0; i < 7; i++) { m.a_i[i] = (uint32_t)rng.next(); m.b_i[i] = (uint32_t)rng.next(); }
@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < kTbIdleCycles; i++) { garbage(); clk.cycle(); }
 
     std::deque<Op> ops;
-    unsigned long checks = 0, fails = 0, enabled = 0;
+    unsigned long enabled = 0;
     for (unsigned cyc = 0; cyc < ncycles; cyc++) {
         bool en = cyc < ncycles / 2 || rng.below(3) != 0;
         Op op;
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
                 }
         }
     }
-    printf("tcu: seed %" PRIu64 ", %u cycles (%lu enabled), %lu checks, %lu failed\n", seed, ncycles,
+    printf("tcu: seed %" PRIu64 ", %u cycles (%lu enabled), %llu checks, %llu failed\n", seed, ncycles,
            enabled, checks, fails);
     return fails ? 1 : 0;
 }

@@ -6,11 +6,11 @@ $(eval $(call verilate,tensor_tcu,tb_tcu,$(call rtl_srcs,tcu) \
   tests/tensor/tb_tcu.sv tests/tensor/tcu_tb.cpp,$(DP_VFLAGS)))
 
 TESTS += tensor_tcu
-TEST_CMD.tensor_tcu := $(VL_DIR)/tensor_tcu/Vtb_tcu 1 5000
+TEST_CMD.tensor_tcu := $(VL_DIR)/tensor_tcu/Vtb_tcu --seed 1 --cycles 5000
 TEST_DEPS += $(VL_DIR)/tensor_tcu/Vtb_tcu
 
 TESTS += tensor_cluster_dp
-TEST_CMD.tensor_cluster_dp := $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp 1 2000
+TEST_CMD.tensor_cluster_dp := $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp --seed 1 --pairs 2000
 TEST_DEPS += $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp
 
 # Deliberately broken datapaths (mx_mac, TCU, cluster, model, RAM): each must

@@ -1,0 +1,6 @@
+# cxx_warnings: the benches' and ktpu-sim's own C++ compiled with every
+# warning an error (tests/common/cxx_warnings.sh), for every Verilator model
+# `make test` builds (read when the test list is written, after every
+# fragment added its models).
+TESTS += cxx_warnings
+TEST_CMD.cxx_warnings = tests/common/cxx_warnings.sh $(addsuffix .mk,$(filter $(VL_BINS),$(TEST_DEPS) $(KTPU_SIM_MODELS)))
