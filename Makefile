@@ -228,12 +228,6 @@ SYNTH_BLOCKS :=
 include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk fpga/block.mk \
                           scripts/*/block.mk tests/*/tests.mk tests/*/fuzz.mk))
 
-# The slowest builds first: make -j takes prerequisites in order, and the
-# 4-cluster co-simulator, reached last in fragment order, set the wall time
-# of a fresh `make test` alone.
-SLOW_BUILDS := $(KTPU_SIM4) $(VL_DIR)/node4/Vnode_top $(KTPU_SIM)
-TEST_DEPS := $(SLOW_BUILDS) $(filter-out $(SLOW_BUILDS),$(TEST_DEPS))
-
 run_cmds = @set -e; $(1) true
 
 test-run: $(TEST_DEPS)

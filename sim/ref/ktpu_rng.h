@@ -1,7 +1,8 @@
 /* The host tools' reproducible random stream, for generated operands
  * (ktpu-example gen, ktpu-sim --gemm-gen): xorshift64* seeded through a
  * golden-ratio multiply, integer arithmetic only, so a seed gives the same
- * operands on every host. Not the benches' stream (tests/common/ktpu_tb.h). */
+ * operands on every host. The Verilator benches draw from it too
+ * (tests/common/ktpu_tb.h, seeded with a stream number of their own). */
 #ifndef KTPU_RNG_H
 #define KTPU_RNG_H
 

@@ -21,7 +21,7 @@
 
 #include "Vktpu_acc.h"
 #include "verilated.h"
-#include "ktpu_tb_main.h"
+#include "ktpu_tb.h"
 #include "ktpu_ref.h"
 
 namespace {
@@ -30,12 +30,9 @@ const int kLanes = 16;
 const int kDepth = KTPU_ACC_DEPTH;
 const int kReuse = KTPU_ACC_REUSE_MIN;
 
-// ---- tiny deterministic PRNG (seeded; portable) ---------------------------
-uint64_t g_rng = 1;
-uint32_t rnd32() {
-    g_rng ^= g_rng << 13; g_rng ^= g_rng >> 7; g_rng ^= g_rng << 17;
-    return (uint32_t)(g_rng >> 11);
-}
+// ---- the bench kit's random stream, seeded in main -------------------------
+TbRng g_rng(1);
+uint32_t rnd32() { return g_rng.next32(); }
 uint32_t rnd(uint32_t n) { return n ? rnd32() % n : 0; }
 int32_t rnd_range(int32_t lo, int32_t hi) { return lo + (int32_t)rnd((uint32_t)(hi - lo + 1)); }
 
@@ -935,7 +932,7 @@ int main(int argc, char **argv) {
     tb_args(argc, argv, "acc_tb", {{"--seed", &seed}, {"--lat", &lat}, {"--expect", &expect_opt}});
     std::string expect = expect_opt ? expect_opt : "";
     if (lat < 2) { fprintf(stderr, "acc_tb: --lat must be >= 2 (command FIFO fall-through)\n"); return 2; }
-    g_rng = seed * 0x9E3779B97F4A7C15ull + 1;
+    g_rng = TbRng(seed);
     auto ctx = tb_context(argc, argv, seed);
     if (!expect.empty()) return expect_mode(ctx.get(), expect, lat);
 

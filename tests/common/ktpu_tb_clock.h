@@ -62,18 +62,4 @@ class TbClock {
 #endif
 static const unsigned kTbIdleCycles = KTPU_TB_IDLE_CYCLES;
 
-// A small deterministic generator (the bench's seed makes runs reproducible).
-struct TbRng {
-    uint64_t s;
-    explicit TbRng(uint64_t seed) : s(seed ? seed : 0x9E3779B97F4A7C15ull) {}
-    uint64_t next() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        return s;
-    }
-    unsigned below(unsigned n) { return (unsigned)(next() % n); }
-    int int7() { return (int)below(128) - 64; }  // full range [-64, 63]
-};
-
 #endif

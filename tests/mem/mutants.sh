@@ -80,7 +80,7 @@ run_quant() {  # dir
 }
 run_axi() {  # dir
   verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
-    --assert -CFLAGS "-O1 -std=c++17 -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
+    --assert -CFLAGS "-O1 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
     --top-module axi_top --Mdir "$1/obj" -o Vaxi_top \
     $(make -s --no-print-directory rtl-srcs BLOCKS="axi_port dram" \
         RTL_PATCH="rtl/mem/ktpu_axi_bridge.sv=$1/ktpu_axi_bridge.sv rtl/mem/ktpu_dram_axi.sv=$1/ktpu_dram_axi.sv rtl/mem/ktpu_axi_dram_port.sv=$1/ktpu_axi_dram_port.sv rtl/mem/ktpu_dram.sv=$1/ktpu_dram.sv") \

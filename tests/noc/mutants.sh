@@ -35,7 +35,7 @@ for m in "${mutants[@]}"; do
   fi
   ran=$((ran + 1))
   if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique -O1 \
-       --assert -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=3 -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
+       --assert -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=3 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
        -GWidth=3 -GHeight=3 --top-module ktpu_mesh --Mdir "$d/obj" -o Vktpu_mesh \
        rtl/prim/ktpu_clk_gate.sv "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" "$PWD/tests/noc/mesh_stress.cpp" >"$d/build.log" 2>&1; then
     echo "mutant $name: build failed (see $d/build.log)"; survived=1; continue
@@ -57,7 +57,7 @@ for name in stray_empty_uncounted; do
   fi
   ran=$((ran + 1))
   if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint -O1 --assert \
-       -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=2 -DEMPTY_NODE=4 -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
+       -CFLAGS "-O1 -std=c++17 -DMESH_W=3 -DMESH_H=2 -DEMPTY_NODE=4 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
        -GWidth=3 -GHeight=2 -GEmptyNode=4 --top-module mesh_empty_top --Mdir "$d/obj" -o Vmesh_empty_top \
        rtl/prim/ktpu_clk_gate.sv "$d/ktpu_router.sv" "$d/ktpu_mesh.sv" tests/noc/mesh_empty_top.sv "$PWD/tests/noc/mesh_stress.cpp" \
        >"$d/build.log" 2>&1; then

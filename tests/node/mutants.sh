@@ -82,7 +82,7 @@ for m in "${mutants[@]}"; do
   ran=$((ran+1))
   # shellcheck disable=SC2046
   if ! verilator --cc --exe --build -j 2 -Wno-fatal -Wno-lint --x-assign unique --x-initial unique \
-      --assert -CFLAGS "-O0 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen" -Ibuild/gen build/gen/ktpu_pkg.sv \
+      --assert -CFLAGS "-O0 -std=c++17 -I$PWD/sim/ref -I$PWD/build/gen -I$PWD/tests/common" -Ibuild/gen build/gen/ktpu_pkg.sv \
       --top-module node_top --Mdir "$d/obj" -o Vnode_top $(srcs "$d") \
       "$PWD/tests/node/node_tb.cpp" "$REF_LIB" >"$d/build.log" 2>&1; then
     echo "mutant $name: build failed (see $d/build.log)"; survived=$((survived+1)); continue

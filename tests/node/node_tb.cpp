@@ -7,7 +7,7 @@
 #include "Vnode_top__Dpi.h"
 #include "svdpi.h"
 #include "verilated.h"
-#include "ktpu_tb_main.h"
+#include "ktpu_tb.h"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,8 +23,6 @@ extern "C" {
 
 static Vnode_top *top;
 static uint64_t cyc;
-static long checks, fails;
-static uint32_t rng = 1;
 static int ncl = 2;
 #ifndef NODE_CLUSTERS
 #define NODE_CLUSTERS 2
@@ -36,10 +34,13 @@ static bool bench;
 static FILE *csv;
 static int cl_x[4], cl_y[4];
 
-static uint32_t rnd() { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 
-#define CHECK(c, ...) do { checks++; if (!(c)) { fails++; if (fails <= 20) { \
-    printf("FAIL (cycle %llu): ", (unsigned long long)cyc); printf(__VA_ARGS__); printf("\n"); } } } while (0)
+// a failed CHECK (tests/common/ktpu_tb.h) names its cycle
+static const char *at_cycle() {
+    static char b[40];
+    snprintf(b, sizeof b, "(cycle %llu)", (unsigned long long)cyc);
+    return b;
+}
 
 struct Flit { uint32_t w[9]; };
 static std::deque<Flit> txq;
@@ -113,7 +114,7 @@ static Flit wait_done(int txn, long limit = 200000) {
     // a stuck node: nothing after this can be trusted
     printf("FAIL: no completion for txn %d after %ld cycles (cycle %llu)\n", txn, limit,
            (unsigned long long)cyc);
-    printf("node bench: %ld checks, %ld failed (stopped: time-out)\n", checks, fails + 1);
+    printf("node bench: %llu checks, %llu failed (stopped: time-out)\n", checks, fails + 1);
     exit(1);
 }
 static int code(const Flit &f) { return (f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255; }
@@ -770,7 +771,8 @@ int main(int argc, char **argv) {
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
     auto ctx = tb_context(argc, argv, (uint64_t)seed);
-    rng = 0x9E3779B9u ^ (uint32_t)seed;
+    tb_seed((uint64_t)seed, 1);
+    tb_where = at_cycle;
     top = new Vnode_top(ctx.get());
     top->win_limit_i = WinLimit;
     top->rst_i = 1;
@@ -819,7 +821,7 @@ int main(int argc, char **argv) {
            100.0 * top->gated_o / (double)cl_cycles);
     top->final();
     if (csv) fclose(csv);
-    printf("node bench (%d cluster(s), seed %d): %ld checks, %ld failed, %llu cycles\n", ncl, seed, checks,
+    printf("node bench (%d cluster(s), seed %d): %llu checks, %llu failed, %llu cycles\n", ncl, seed, checks,
            fails, (unsigned long long)cyc);
     delete top;
     return fails ? 1 : 0;

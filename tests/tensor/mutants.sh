@@ -73,7 +73,7 @@ mutant model_creg0  $dsp 's/wire \[47:0\] c_mux = \(CREG == 1\) \? c_q : C;/wire
 mutant model_preadd26 $dsp 's/wire \[26:0\] ad    = inmode\[3\] \? \(pre_d - pre_a\) : \(pre_d \+ pre_a\);/wire [26:0] ad_w = inmode[3] ? (pre_d - pre_a) : (pre_d + pre_a);\n  wire [26:0] ad = {ad_w[25], ad_w[25:0]};/' mx_mac cluster_dp
 
 mutant model_ce_over_rst $dsp 's/if \(RSTP\) p_q <= 48.d0;\n    else if \(CEP\) p_q <= alu;/if (CEP) p_q <= alu;\n    else if (RSTP) p_q <= 48\x27d0;/' dsp_cfg
-mutant model_a1_select $dsp 's/\(\(AREG == 2 && inmode\[0\]\) \? a1_q : a2_q\)/((AREG == 2 \&\& !inmode[0]) ? a1_q : a2_q)/' dsp_cfg
+mutant model_a1_select $dsp 's/\(\(AREG == 2 && inmode\[0\]\) \? a1_q\[26:0\] : a2_q\[26:0\]\)/((AREG == 2 \&\& !inmode[0]) ? a1_q[26:0] : a2_q[26:0])/' dsp_cfg
 mutant model_acout_tap $dsp 's/assign ACOUT = \(AREG == 2 && ACASCREG == 1\) \? a1_q/assign ACOUT = (AREG == 2 \&\& ACASCREG == 2) ? a1_q/' dsp_cfg
 mutant model_sub_order $dsp 's/alu = z_v - \(w_v \+ x_v \+ y_v \+ \{47.d0, carryin\}\);/alu = (w_v + x_v + y_v + {47\x27d0, carryin}) - z_v;/' dsp_cfg
 mutant model_ad_nodreg $dsp 's/wire \[26:0\] d_mux = \(DREG == 1\) \? d_q : D;/wire [26:0] d_mux = D;/' dsp_cfg mx_mac
