@@ -49,7 +49,7 @@ mutants=(
   "drain_burst_last_early|ktpu_node_drain.sv|s/: bleft_q == 8'd1;/: bleft_q == 8'd2;/"
   "emit_buffer_shallow|ktpu_node_drain.sv|s/parameter int unsigned BufDepth = ktpu_pkg::ACC_DEPTH,/parameter int unsigned BufDepth = 16,/"
   "fwd_sends_tile|ktpu_node_seq.sv|s/if \(fwd_q\)                         s0_op = OpFwd;/if (fwd_q)                         s0_op = OpSend;/"
-  "fwd_nk_unchecked|ktpu_node.sv|s/else if \(i_fwd && \(nk != 16'd1 \|\| i_acc/else if (i_fwd && (i_acc/"
+  "fwd_nk_unchecked|ktpu_node_iq.sv|s/else if \(c_fwd && \(c_nk != 16'd1 \|\| c_acc/else if (c_fwd && (c_acc/"
   "fwd_no_grant_wait|ktpu_node.sv|s/!\(i_fwd && \(!gr_hit \|\| pk_left_q/!(i_fwd && (pk_left_q/"
   "gate_misses_fifo_ram|ktpu_node_iq.sv|s/assign empty_o = fifo_count == '0 && !valid_o;/assign empty_o = fifo_empty \&\& !valid_o;/"
   "gate_misses_completion|ktpu_node.sv|s/ && !eng_v_q && !fill_v_q;/ \&\& !eng_v_q;/"
@@ -57,7 +57,7 @@ mutants=(
   "gate_misses_responses_in|ktpu_node.sv|s/rst_i \|\| rq_in_valid_i \|\| rs_in_valid_i \|\| !asleep/rst_i || rq_in_valid_i || !asleep/"
   "gate_misses_requests_in|ktpu_node.sv|s/rst_i \|\| rq_in_valid_i \|\| rs_in_valid_i \|\| !asleep/rst_i || rs_in_valid_i || !asleep/"
   "gate_never_closes|ktpu_node.sv|s/\.en_i\(rst_i \|\| rq_in_valid_i/.en_i(1'b1 || rq_in_valid_i/"
-  "fwd_flags_unchecked|ktpu_node.sv|s/ \|\| i_acc \|\| i_emit\)\) err/)) err/"
+  "fwd_flags_unchecked|ktpu_node_iq.sv|s/ \|\| c_acc \|\| c_emit\)\) chk/)) chk/"
 )
 # the node bench's sources, from the blocks' declarations (tests/node/tests.mk)
 bench_srcs=$(make -s --no-print-directory rtl-srcs BLOCKS="node mesh mem_agent dram") || exit 2
