@@ -29,6 +29,7 @@ static struct {
      * a ring; cluster c sends entry pos[c] with its base word moved by
      * shift[c] */
     int uniform, lead_done;
+    int single;                        /* a single plan (ktpu_plan.h): its four instructions are the ring */
     unsigned lead_n, lo, pos[MAXC], ring;   /* entries encoded, the slowest cluster's (a bound),
                                                 each cluster's sent; ring: entries in use, a power
                                                 of two <= RING */
@@ -63,7 +64,7 @@ static void clear_job_state(void)
         R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = R.pos[c] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
-    R.nonfinite_told = R.uniform = R.lead_done = 0;
+    R.nonfinite_told = R.uniform = R.lead_done = R.single = 0;
     R.lead_n = R.lo = 0;
     R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
     R.jobst = KTPU_JOBST_DONE;
@@ -412,7 +413,24 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     /* a uniform plan: one cursor, a shift per cluster */
     R.uniform = R.plan.uniform && ncl > 1;
     R.ring = opt && opt->ring && opt->ring < RING && !(opt->ring & (opt->ring - 1)) ? opt->ring : RING;
-    for (unsigned c = 0; c < ncl; c++) {
+    R.single = R.plan.single;
+    if (R.single) {
+        /* no cursor: cluster 0's four instructions encoded now, as the
+         * whole ring of a uniform stream the other clusters are already
+         * at the end of */
+        ktpu_plan_single_words(&R.plan, R.ring_w);
+        ktpu_ci_status(R.ring_w[3], 1);
+        R.ring_sel[0] = R.ring_sel[1] = R.ring_sel[2] = R.ring_sel[3] = 0;
+        R.ring_tag[0] = R.ring_tag[1] = R.ring_tag[3] = 0;
+        R.ring_tag[2] = TAG_EMIT;
+        R.shift[0].d[0] = 0;
+        R.lead_n = R.n_prep = 4;
+        R.lead_done = R.uniform = 1;
+        R.ring = RING;   /* all four, whatever opt->ring says */
+        R.ann_bm[0] = R.ann_bn[0] = 0;
+        for (unsigned c = 1; c < ncl; c++) R.pos[c] = 4;
+    }
+    for (unsigned c = 0; c < ncl && !R.single; c++) {
         if (c >= R.plan.active) {   /* no tile for it (the last clusters): no instruction */
             R.plan_done[c] = 1;
             continue;
@@ -441,6 +459,14 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
      * to do, one instruction encoded ahead, else a wait for the next flit
      * (the time-out is checked only there). */
     int stop = 0, timed_out = -1;
+    if (R.single && !R.cs.cl[0].outstanding) {
+        /* all four at once (four credits), without the rounds */
+        R.t_start = ktpu_read_mcycle() - t0;
+        for (unsigned i = 0; i < 4; i++) ktpu_cl_issue_moved(&R.cs, 0, R.ring_w[i], 0, R.ring_tag[i]);
+        R.pos[0] = 4;
+        R.n_send = 4;
+        R.status_sent[0] = 1;
+    }
     for (;;) {
         int sent = 0, done = 0;
         for (int round = 1; round && !stop;) {
@@ -463,7 +489,8 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         while ((r = ktpu_cl_poll(&R.cs, &d)) != 0) {
             done++;
             if (r < 0) continue;   /* counted in cs.stray */
-            completion(&d, j[KTPU_JOB_FLAGS_WORD]);
+            /* a FILL done without error (the most common) asks for nothing */
+            if (d.op != KTPU_CLOP_FILL || d.code != KTPU_CLERR_OK) completion(&d, j[KTPU_JOB_FLAGS_WORD]);
             if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
         }
         R.n_send += sent;
@@ -512,7 +539,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         unsigned pm = peak ? (unsigned)((macs * 1000u + peak / 2u) / peak) : 0;   /* rounded, as the harness prints it */
         char how[48];   /* not = "": that is a byte-wise memset of all 48 */
         how[0] = 0;
-        if (R.uniform) snprintf(how, sizeof how, " (uniform: one stream, moved per cluster)");
+        if (R.uniform && !R.single) snprintf(how, sizeof how, " (uniform: one stream, moved per cluster)");
         if (R.plan.split > 1) snprintf(how, sizeof how, " (split-K: K in %u parts per tile)", R.plan.split);
         printf("gemm: %lux%lux%lu %s on %u cluster(s): %u tiles of %ux%u sub-tiles%s, %lu cycles, %u.%u%% of peak\n",
                (unsigned long)cfg->m, (unsigned long)cfg->k, (unsigned long)cfg->n,

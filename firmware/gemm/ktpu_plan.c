@@ -252,6 +252,18 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
          * saves less than the CPU spends on a second cluster's stream */
         p->gm = p->gmt;
         p->gn = p->gnt;
+        if (p->nkb * p->gmt <= half && p->nkb * p->gnt <= half) {
+            /* and K in one chunk, BT resident: the single plan, each field
+             * what the rules below give it, without their divisions (the
+             * short job's path to its first instruction) */
+            p->ntm = p->ntn = p->ntiles = p->split = p->active = p->single = 1;
+            p->b_resident = 1;
+            p->nk_max = p->nkb;
+            p->tpc = cfg->clusters == 1;
+            p->tpc_rem = 1 - p->tpc;
+            p->uniform = cfg->clusters == 1;
+            return KTPU_PLAN_OK;
+        }
     } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc && cfg->clusters > 1 && !cfg->no_split) {
         /* C in one tile and K long: split-K over every cluster (A and BT
          * read once in all, a reduction after the sweeps), if the cost
@@ -303,6 +315,7 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     p->uniform = p->split == 1 && !p->tpc_rem && p->gm * p->ntm == p->gmt && p->gn * p->ntn == p->gnt &&
                  (udiv(p->ntm, tpc) * tpc == p->ntm || udiv(tpc, p->ntm) * p->ntm == tpc);
     if (MUT(10)) p->uniform = tpc * cfg->clusters == p->ntiles;
+    p->single = p->ntiles == 1 && p->split == 1 && p->nk_max >= p->nkb;
     return KTPU_PLAN_OK;
 }
 
@@ -518,23 +531,45 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
     return 1;
 }
 
+/* The words of a FILL and of a GEMM, shared by ktpu_plan_encode and
+ * ktpu_plan_single_words. */
+static inline void encode_fill(uint32_t w[KTPU_CI_WORDS], unsigned side, unsigned fmt, unsigned off, unsigned gm,
+                               unsigned nk, uint32_t base, uint32_t stride)
+{
+    w[KTPU_CI_OP_WORD] =
+        KTPU_FIELD(CI_OP_CODE, KTPU_CLOP_FILL) | KTPU_FIELD(CI_OP_SIDE, side) | KTPU_FIELD(CI_OP_FMT, fmt);
+    w[KTPU_CI_OFF_WORD] = KTPU_FIELD(CI_OFF_AOFF, off);
+    w[KTPU_CI_TOFF_WORD] = 0;
+    w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, gm);
+    w[KTPU_CI_NK_WORD] = KTPU_FIELD(CI_NK_NK, nk);
+    w[KTPU_CI_BASE_WORD] = base;
+    w[KTPU_CI_STRIDE_WORD] = stride;
+    w[7] = 0;
+}
+
+static inline void encode_gemm(uint32_t w[KTPU_CI_WORDS], unsigned acc, unsigned emit, unsigned aoff, unsigned boff,
+                               unsigned toff, unsigned gm, unsigned gn, unsigned nk, uint32_t base, uint32_t stride)
+{
+    w[KTPU_CI_OP_WORD] =
+        KTPU_FIELD(CI_OP_CODE, KTPU_CLOP_GEMM) | KTPU_FIELD(CI_OP_ACC, acc) | KTPU_FIELD(CI_OP_EMIT, emit);
+    w[KTPU_CI_OFF_WORD] = KTPU_FIELD(CI_OFF_AOFF, aoff) | KTPU_FIELD(CI_OFF_BOFF, boff);
+    w[KTPU_CI_TOFF_WORD] = KTPU_FIELD(CI_TOFF_TOFF, toff);
+    w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, gm) | KTPU_FIELD(CI_SHAPE_GN, gn);
+    w[KTPU_CI_NK_WORD] = KTPU_FIELD(CI_NK_NK, nk);
+    w[KTPU_CI_BASE_WORD] = base;
+    w[KTPU_CI_STRIDE_WORD] = stride;
+    w[7] = 0;
+}
+
 void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
 {
     switch (o->kind) {
     case KTPU_CLOP_FILL:
-        w[KTPU_CI_OP_WORD] = KTPU_FIELD(CI_OP_CODE, KTPU_CLOP_FILL) | KTPU_FIELD(CI_OP_SIDE, o->side) |
-                             KTPU_FIELD(CI_OP_FMT, o->fmt);
-        w[KTPU_CI_OFF_WORD] = KTPU_FIELD(CI_OFF_AOFF, o->off);
-        w[KTPU_CI_TOFF_WORD] = 0;
-        w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, o->gm);
-        break;
+        encode_fill(w, o->side, o->fmt, o->off, o->gm, o->nk, o->base, o->stride);
+        return;
     case KTPU_CLOP_GEMM:
-        w[KTPU_CI_OP_WORD] = KTPU_FIELD(CI_OP_CODE, KTPU_CLOP_GEMM) | KTPU_FIELD(CI_OP_ACC, o->acc) |
-                             KTPU_FIELD(CI_OP_EMIT, o->emit);
-        w[KTPU_CI_OFF_WORD] = KTPU_FIELD(CI_OFF_AOFF, o->aoff) | KTPU_FIELD(CI_OFF_BOFF, o->boff);
-        w[KTPU_CI_TOFF_WORD] = KTPU_FIELD(CI_TOFF_TOFF, o->toff);
-        w[KTPU_CI_SHAPE_WORD] = KTPU_FIELD(CI_SHAPE_GM, o->gm) | KTPU_FIELD(CI_SHAPE_GN, o->gn);
-        break;
+        encode_gemm(w, o->acc, o->emit, o->aoff, o->boff, o->toff, o->gm, o->gn, o->nk, o->base, o->stride);
+        return;
     case KTPU_CLOP_SEND:
     case KTPU_CLOP_RECV:   /* ktpu_ci_peer's words: GM 1, GN the sub-tile count */
         w[KTPU_CI_OP_WORD] = KTPU_FIELD(CI_OP_CODE, o->kind) | KTPU_FIELD(CI_OP_PX, o->px) | KTPU_FIELD(CI_OP_PY, o->py);
@@ -556,8 +591,14 @@ void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
         ktpu_ci_status(w, 1);
         return;
     }
-    w[KTPU_CI_NK_WORD] = KTPU_FIELD(CI_NK_NK, o->nk);
-    w[KTPU_CI_BASE_WORD] = o->base;
-    w[KTPU_CI_STRIDE_WORD] = o->stride;
-    w[7] = 0;
+}
+
+void ktpu_plan_single_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORDS])
+{
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    /* ktpu_plan_next's first tile with its one chunk: BT resident in the
+     * first half of L1 B, A in the first of L1 A, both at offset 0 */
+    encode_fill(w[0], 1, cfg->fmt, 0, p->gnt, p->nkb, cfg->b, cfg->ldb);
+    encode_fill(w[1], 0, cfg->fmt, 0, p->gmt, p->nkb, cfg->a, cfg->lda);
+    encode_gemm(w[2], 0, 1, 0, 0, 0, p->gmt, p->gnt, p->nkb, cfg->c, cfg->ldc);
 }

@@ -68,6 +68,8 @@ struct ktpu_plan {
     int uniform;             /* see above: ntiles a multiple of the clusters, no edge
                                 tiles, and a cluster's tiles per column block dividing
                                 (or a multiple of) the column block's */
+    int single;              /* C is one tile, K one chunk: cluster 0's stream is FILL BT, FILL A,
+                                GEMM (emit), STATUS, the others' empty (ktpu_plan_single_words) */
 };
 
 /* One instruction of the plan. kind is KTPU_CLOP_FILL, _GEMM, _SEND, _RECV, _DRAIN or _STATUS;
@@ -148,5 +150,10 @@ unsigned ktpu_plan_udiv(unsigned a, unsigned b);
  * configuration that could make a field overflow. STATUS is sent with
  * CLEAR. The hot path of the GEMM service. */
 void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS]);
+
+/* A single plan's (p->single) first three instructions, encoded without a
+ * cursor: the words ktpu_plan_encode gives for cluster 0's FILL BT, FILL A
+ * and GEMM (tests/fw checks every single plan). The short job's path. */
+void ktpu_plan_single_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORDS]);
 
 #endif

@@ -362,6 +362,40 @@ static void check_uniform(const struct ktpu_plan *p)
     }
 }
 
+/* A single plan: cluster 0's stream is exactly ktpu_plan_single_words'
+ * three instructions and a STATUS, every other cluster's is empty; and a
+ * plan whose cluster 0 stream is FILL, FILL, GEMM, STATUS with one tile
+ * must be marked single (the service's short path is taken wherever it
+ * applies). */
+static long single_plans;
+static void check_single(const struct ktpu_plan *p)
+{
+    struct ktpu_plan_cursor cur;
+    struct ktpu_plan_op op;
+    uint32_t sw[3][KTPU_CI_WORDS], w[KTPU_CI_WORDS];
+    unsigned kinds[5] = {0}, n = 0;
+    int same = 1;
+    ktpu_plan_cursor_init(p, 0, &cur);
+    if (p->single) ktpu_plan_single_words(p, sw);
+    while (ktpu_plan_next(p, &cur, &op)) {
+        if (n < 3 && p->single) {
+            ktpu_plan_encode(&op, w);
+            if (memcmp(w, sw[n], sizeof w)) same = 0;
+        }
+        if (n < 5) kinds[n] = op.kind;
+        n++;
+    }
+    int four = n == 4 && kinds[0] == KTPU_CLOP_FILL && kinds[1] == KTPU_CLOP_FILL && kinds[2] == KTPU_CLOP_GEMM &&
+               kinds[3] == KTPU_CLOP_STATUS;
+    CHECK(!p->single || (four && same), "single plan: cluster 0's stream (%u instructions) is not the single words", n);
+    CHECK(p->single || !(four && p->ntiles == 1), "a one-tile, one-chunk plan is not marked single");
+    for (unsigned cl = 1; p->single && cl < p->cfg.clusters; cl++) {
+        ktpu_plan_cursor_init(p, cl, &cur);
+        CHECK(!ktpu_plan_next(p, &cur, &op), "single plan: cluster %u has instructions", cl);
+    }
+    single_plans += p->single;
+}
+
 static void cfg_default(struct ktpu_plan_cfg *c, uint32_t m, uint32_t n, uint32_t k, unsigned fmt,
                         unsigned clusters)
 {
@@ -395,6 +429,7 @@ static void run(const struct ktpu_plan_cfg *cfg, int show)
     if (e != KTPU_PLAN_OK) return;
     long n = check_plan(&p);
     check_uniform(&p);
+    check_single(&p);
     if (show && verbose)
         printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks of %u of %u, B %s, %ld instructions%s\n", buf, p.gm,
                p.gn, p.ntiles, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n,
@@ -630,6 +665,8 @@ int main(int argc, char **argv)
     if (verbose) printf("random large shapes: 40 plans\n");
 
     if (verbose) printf("uniform plans checked against every cluster's own stream: %ld\n", uniform_plans);
+    if (verbose) printf("single plans checked against their words: %ld\n", single_plans);
+    CHECK(single_plans >= 1000, "only %ld single plans", single_plans);
     printf("plan test: %ld checks, %ld failed\n", checks, fails);
     return fails ? 1 : 0;
 }
