@@ -21,6 +21,7 @@ static struct {
     uint8_t xy[2 * MAXC];              /* cluster c's mesh position (the planner's SEND / RECV peers) */
     int inited, present;               /* ktpu_gemm_init ran; clusters found, -1: no CPU node */
     uint32_t dirty;                    /* bit c: cluster c's counters ran since its last STATUS CLEAR */
+    uint32_t live;                     /* bit c: cluster c may have instructions left to send */
     struct ktpu_plan_cursor cur[MAXC];
     struct ktpu_plan_op op;
     /* each cluster's next instruction, encoded while the CPU waits */
@@ -37,6 +38,7 @@ static struct {
     uint32_t ring_w[RING][KTPU_CI_WORDS];
     uint8_t ring_sel[RING], ring_tag[RING];
     uint8_t ready[MAXC], plan_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
+    uint8_t gemm_wait[MAXC];           /* cluster c's GEMMs sent whose sweep has not started */
     uint32_t tiles_done[MAXC], tiles_announced[MAXC];
     uint32_t cl_words[MAXC][8];        /* cluster c's final STATUS, words 1..7 (finish() writes them) */
     unsigned ann_bm[MAXC], ann_bn[MAXC];   /* the next tile to announce, as row and column block */
@@ -60,7 +62,7 @@ static struct {
 static void clear_job_state(void)
 {
     for (unsigned c = 0; c < MAXC; c++) {
-        R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = 0;
+        R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = R.gemm_wait[c] = 0;
         R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = R.pos[c] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
@@ -229,11 +231,11 @@ static int left_to_send(unsigned c)
     return R.uniform ? R.pos[c] != R.lead_n || !R.lead_done : R.ready[c] || !R.plan_done[c];
 }
 
-/* Nothing outstanding on any cluster and nothing left to send. */
-static int all_done(unsigned ncl, int stop)
+/* Nothing outstanding on any cluster. */
+static int all_idle(unsigned ncl)
 {
     for (unsigned c = 0; c < ncl; c++)
-        if (R.cs.cl[c].outstanding || (!stop && left_to_send(c))) return 0;
+        if (R.cs.cl[c].outstanding) return 0;
     return 1;
 }
 
@@ -327,6 +329,13 @@ static const uint32_t *next_for(unsigned c, unsigned ncl, uint32_t *delta, uint3
     *delta = 0;
     *tag = R.next_tag[c];
     return R.next_w[c];
+}
+
+/* Cluster c's instruction from next_for back: sent next time. */
+static void unsend(unsigned c)
+{
+    if (R.uniform) R.pos[c]--;
+    else R.ready[c] = 1;
 }
 
 /* With nothing to send and nothing arrived: the next instruction of one
@@ -467,28 +476,43 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         R.n_send = 4;
         R.status_sent[0] = 1;
     }
+    R.live = 0;
+    for (unsigned c = 0; c < ncl; c++)
+        if (left_to_send(c)) R.live |= 1u << c;
     for (;;) {
         int sent = 0, done = 0;
         for (int round = 1; round && !stop;) {
             round = 0;
-            for (unsigned c = 0; c < ncl; c++) {
+            uint32_t live = R.live;   /* the rounds visit only clusters with a stream left */
+            for (unsigned c = 0; live; c++, live >>= 1) {
+                if (!(live & 1u)) continue;
                 uint32_t delta, tag;
                 const uint32_t *w0;
                 while (ktpu_cl_credit(&R.cs, c) && (w0 = next_for(c, ncl, &delta, &tag))) {
+                    unsigned op = KTPU_FIELD_GET(CI_OP_CODE, w0[KTPU_CI_OP_WORD]);
+                    if (op == KTPU_CLOP_FILL && R.gemm_wait[c]) {
+                        /* the next GEMM's operands wait until the previous
+                         * sweep has started: read earlier, they would only
+                         * take the ports from fills a sweep is waiting for */
+                        unsend(c);
+                        break;
+                    }
                     if (!R.t_start) R.t_start = ktpu_read_mcycle() - t0;
                     ktpu_cl_issue_moved(&R.cs, c, w0, delta, tag);
                     round = 1;
                     sent++;
-                    unsigned op = KTPU_FIELD_GET(CI_OP_CODE, w0[KTPU_CI_OP_WORD]);
+                    if (op == KTPU_CLOP_GEMM) R.gemm_wait[c]++;
                     if (op == KTPU_CLOP_STATUS) R.status_sent[c] = 1;
                     if (op != KTPU_CLOP_FILL) break;
                 }
+                if (!left_to_send(c)) R.live &= ~(1u << c);
             }
         }
         int r;
         while ((r = ktpu_cl_poll(&R.cs, &d)) != 0) {
             done++;
             if (r < 0) continue;   /* counted in cs.stray */
+            if (d.op == KTPU_CLOP_GEMM) R.gemm_wait[d.cluster]--;
             /* a FILL done without error (the most common) asks for nothing */
             if (d.op != KTPU_CLOP_FILL || d.code != KTPU_CLERR_OK) completion(&d, j[KTPU_JOB_FLAGS_WORD]);
             if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
@@ -496,7 +520,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         R.n_send += sent;
         R.n_done += done;
         /* the last completion ends the loop at once (no further pass) */
-        if ((done || !sent) && all_done(ncl, stop)) break;
+        if ((done || !sent) && (stop || !R.live) && all_idle(ncl)) break;
         if (sent || done || (!stop && encode_ahead(ncl))) continue;
         /* nothing to send or encode: only a completion can change that */
         uint32_t tw = ktpu_read_mcycle();
