@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ktpu_defs.h"
+#include "ktpu_elf.h"
 #include "ktpu_rng.h"
 
 struct ktpu_iss {
@@ -83,6 +84,15 @@ void ktpu_iss_write_byte(void *iss, uint32_t addr, uint8_t byte)
     uint8_t *p = mem_ptr(s, addr);
     if (p) *p = byte;
     if (addr < KTPU_RAM_BYTES) s->ram_known[addr] = 1;
+}
+
+int ktpu_iss_load_elf(struct ktpu_iss *s, const char *path, uint32_t *entry, char *err, size_t len)
+{
+    const struct ktpu_elf_region regions[2] = {
+        {"RAM", KTPU_RAM_BASE, KTPU_RAM_BYTES, ktpu_iss_write_byte, s},
+        {"DRAM", KTPU_DRAM_BASE, KTPU_DRAM_SIM_BYTES, ktpu_iss_write_byte, s},
+    };
+    return ktpu_elf_load(path, regions, 2, entry, err, len);
 }
 
 /* MMIO: which word offsets a load or a store may touch (the access column

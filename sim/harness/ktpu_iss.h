@@ -26,6 +26,9 @@ struct ktpu_iss *ktpu_iss_new(void);
 void ktpu_iss_free(struct ktpu_iss *s);
 /* Backdoor for the ELF loader (RAM and DRAM only). */
 void ktpu_iss_write_byte(void *iss, uint32_t addr, uint8_t byte);
+/* The ELF at path into the model's RAM and DRAM (ktpu_elf_load, whose
+ * return value and message it passes on); *entry its entry point. */
+int ktpu_iss_load_elf(struct ktpu_iss *s, const char *path, uint32_t *entry, char *err, size_t len);
 /* Loads from DRAM read the memory the RTL sees (the co-simulation's DRAM
  * model, which the harness and the clusters write too) through fn, instead
  * of the model's own copy, which only the loader and the core's stores

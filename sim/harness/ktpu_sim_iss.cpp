@@ -5,8 +5,6 @@
 #include <unistd.h>
 
 extern "C" {
-#include "ktpu_defs.h"
-#include "ktpu_elf.h"
 #include "ktpu_gdb.h"
 #include "ktpu_iss.h"
 #include "ktpu_iss_platform.h"
@@ -87,13 +85,9 @@ int run_iss(const Options &opt)
     ktpu_iss_platform plat;
     ktpu_iss_platform_init(&plat, iss, uin, stdout);
     ktpu_iss_standalone(iss, opt.seed, &plat.io);
-    ktpu_elf_region regions[2] = {
-        {"RAM", KTPU_RAM_BASE, KTPU_RAM_BYTES, ktpu_iss_write_byte, iss},
-        {"DRAM", KTPU_DRAM_BASE, KTPU_DRAM_SIM_BYTES, ktpu_iss_write_byte, iss},
-    };
     uint32_t entry = 0;
     char err[256];
-    if (ktpu_elf_load(opt.elf, regions, 2, &entry, err, sizeof err) != 0) {
+    if (ktpu_iss_load_elf(iss, opt.elf, &entry, err, sizeof err) != 0) {
         std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", opt.elf, err);
         return kExitHarness;
     }

@@ -7,8 +7,6 @@
 
 #include "Vktpu_sim_top__Dpi.h"
 extern "C" {
-#include "ktpu_defs.h"
-#include "ktpu_elf.h"
 #include "ktpu_gdb.h"
 }
 #include "ktpu_sim_host.h"
@@ -19,14 +17,10 @@ bool Lockstep::start(const std::vector<const char *> &progs, svScope dram)
 {
     if (!(iss_ = ktpu_iss_new())) die("%s", "out of memory for the lockstep model");
     dram_ = dram;
-    ktpu_elf_region regions[2] = {
-        {"RAM", KTPU_RAM_BASE, KTPU_RAM_BYTES, ktpu_iss_write_byte, iss_},
-        {"DRAM", KTPU_DRAM_BASE, KTPU_DRAM_SIM_BYTES, ktpu_iss_write_byte, iss_},
-    };
     uint32_t entry;
     char err[256];
     for (const char *p : progs)
-        if (ktpu_elf_load(p, regions, 2, &entry, err, sizeof err) != 0) {
+        if (ktpu_iss_load_elf(iss_, p, &entry, err, sizeof err) != 0) {
             std::fprintf(stderr, "ktpu-sim: error: %s: %s\n", p, err);
             return false;
         }

@@ -149,13 +149,10 @@ RtlRun::RtlRun(Options &opt, const char *argv0)
     ctx_->randReset(2);
     ctx_->randSeed((int)(opt.seed & 0x7FFFFFFF));
     // Plusargs reach the models ($value$plusargs), e.g. the DRAM latency.
-    static char lat_arg[64];
-    const char *vargs[2] = {argv0, nullptr};
-    int nargs = 1;
-    if (opt.dram_latency > 0) {
-        std::snprintf(lat_arg, sizeof lat_arg, "+ktpu_dram_latency=%ld", opt.dram_latency);
-        vargs[nargs++] = lat_arg;
-    }
+    // (commandArgs copies the strings)
+    const std::string lat_arg = "+ktpu_dram_latency=" + std::to_string(opt.dram_latency);
+    const char *vargs[2] = {argv0, lat_arg.c_str()};
+    int nargs = opt.dram_latency > 0 ? 2 : 1;
     ctx_->commandArgs(nargs, vargs);
     if (opt.trace) ctx_->traceEverOn(true);
     top_ = std::make_unique<Vktpu_sim_top>(ctx_.get(), "TOP");

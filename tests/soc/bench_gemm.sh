@@ -86,7 +86,11 @@ if [ -f "$csv.prev" ] && [ "$(head -n 1 "$csv.prev")" = "$(head -n 1 "$csv")" ];
 fi
 
 if command -v gnuplot >/dev/null 2>&1; then
-  awk -F, 'FNR > 1 && $4 == "mx" && $17 == 64 && $23 == 1 { print $1"x"$2"x"$3, $5, $8 }' "$csv" >"$tmp/plot.dat"
+  # the grid's shapes only: the split-K rows after it have no 1-cluster
+  # run, and a histogram's series must have the same x entries
+  awk -F, -v grid="${shapes[*]}" 'BEGIN { n = split(grid, g, " "); for (i = 1; i <= n; i++) in_grid[g[i]] = 1 }
+       FNR > 1 && $4 == "mx" && $17 == 64 && ($1"x"$2"x"$3) in in_grid { print $1"x"$2"x"$3, $5, $8 }' \
+      "$csv" >"$tmp/plot.dat"
   gnuplot <<GP
 set terminal pngcairo size 900,500 noenhanced
 set output "$csv.png"
