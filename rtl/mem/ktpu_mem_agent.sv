@@ -32,7 +32,8 @@
 //              ack, job done).
 // Ordering: DRAM applies a request when it accepts it. Reads of several
 // requests interleave (they change nothing); a write burst waits until every
-// earlier read that overlaps it is issued, a job until every earlier read is
+// earlier read that overlaps it is issued (queued reads by a bound on their
+// extent) and every earlier job is done, a job until every earlier read is
 // issued, and it lets nothing after it issue until its write-back is
 // acknowledged. So requests take effect as if in arrival order. One read's MEM_DATA leave in its
 // walk order (K-block-major), which the node's streaming start relies on.
@@ -453,11 +454,33 @@ module ktpu_mem_agent #(
   assign load_rd  = !iq_empty && !iqh_job && have_free && !job_busy_q;
   assign load_job = !iq_empty && iqh_job && !any_act && !job_busy_q;
   assign iq_pop   = load_rd || load_job;
-  // A write burst goes ahead of earlier reads still being issued when it
-  // overlaps none of them (they see DRAM as it was either way); it waits
-  // for queued requests to reach a stream, and for a job to finish.
+  // A write burst goes ahead of earlier reads, queued or being issued, when
+  // it overlaps none of them (they see DRAM as it was either way); it waits
+  // for a job, queued or running, to finish. The queued reads are checked
+  // against one bound: every read pushed since iq was last empty lies in
+  // [iqr_lo_q, iqr_hi_q) (iq is distributed RAM, its entries cannot all be
+  // compared). So a C written while A and BT reads queue goes first unless
+  // C lies between them, and a write never starves behind a busy queue.
+  logic [31:0] iqr_lo_q, iqr_hi_q;
+  logic        iq_job_q;           // a job was pushed since iq was last empty
+  always_ff @(posedge gclk) begin
+    if (rst_i || (iq_empty && !iq_push)) begin
+      iq_job_q <= 1'b0;
+      iqr_lo_q <= '1;
+      iqr_hi_q <= '0;
+    end else if (iq_push) begin
+      if (cur_ty == TyQj) begin
+        iq_job_q <= 1'b1;
+        if (iq_empty) begin iqr_lo_q <= '1; iqr_hi_q <= '0; end
+      end else begin
+        if (iq_empty) iq_job_q <= 1'b0;
+        if (iq_empty || w0 < iqr_lo_q) iqr_lo_q <= w0;
+        if (iq_empty || hi1 > iqr_hi_q) iqr_hi_q <= hi1;
+      end
+    end
+  end
   always_comb begin
-    wr_clear = iq_empty && !job_busy_q;
+    wr_clear = !job_busy_q && !iq_job_q && (iq_empty || !(iqr_lo_q < wr_hi_q && wr_lo_q < iqr_hi_q));
     for (int s = 0; s < NStream; s++)
       if (st_act[s] && st_lo_q[s] < wr_hi_q && wr_lo_q < st_hi_q[s]) wr_clear = 1'b0;
   end
