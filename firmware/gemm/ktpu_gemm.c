@@ -39,6 +39,7 @@ static struct {
     uint8_t ring_sel[RING], ring_tag[RING];
     uint8_t ready[MAXC], plan_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
     uint8_t gemm_wait[MAXC];           /* cluster c's GEMMs sent whose sweep has not started */
+    unsigned n_started;                /* clusters whose first sweep has started */
     uint32_t tiles_done[MAXC], tiles_announced[MAXC];
     uint32_t cl_words[MAXC][8];        /* cluster c's final STATUS, words 1..7 (finish() writes them) */
     unsigned ann_bm[MAXC], ann_bn[MAXC];   /* the next tile to announce, as row and column block */
@@ -67,7 +68,7 @@ static void clear_job_state(void)
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = R.uniform = R.lead_done = R.single = 0;
-    R.lead_n = R.lo = 0;
+    R.lead_n = R.lo = R.n_started = 0;
     R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
     R.jobst = KTPU_JOBST_DONE;
 }
@@ -140,12 +141,8 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
         completion_error(d);
         return;
     }
-    if (d->op == KTPU_CLOP_GEMM) {
-        R.t_last_sweep = ktpu_read_mcycle() - R.t0;
-        if (!R.t_first_sweep[c]) R.t_first_sweep[c] = R.t_last_sweep;
-    }
-    /* an emitting GEMM (its drain is acknowledged by the next STATUS) or a
-     * split-K tile's DRAIN (acknowledged when it completes) */
+    /* a split-K tile's DRAIN (acknowledged when it completes; a GEMM's
+     * completion without error is sweep_started's) */
     if ((d->tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
     if (d->op == KTPU_CLOP_STATUS && !(d->tag & TAG_CLEAR)) {
         uint32_t fl = d->w[KTPU_CD_FLAGS_WORD];
@@ -170,6 +167,37 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
             hw_error(c, KTPU_CLOP_STATUS, 0, 0, "peer data without an open stream (CD_FLAGS STRAY)");
         if (!R.cl_err[c]) announce(c, job_flags);
     }
+}
+
+/* A GEMM's completion without error: its sweep has started. An emitting
+ * GEMM's tile counts as written once a later STATUS answers (the node
+ * answers it only when every drain burst is acknowledged). */
+static inline void sweep_started(unsigned c, uint32_t tag)
+{
+    R.gemm_wait[c]--;
+    R.t_last_sweep = ktpu_read_mcycle() - R.t0;
+    if (!R.t_first_sweep[c]) {
+        R.t_first_sweep[c] = R.t_last_sweep;
+        R.n_started++;
+    }
+    if ((tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
+}
+
+/* Every completion goes through here: a FILL's without error (the most
+ * common) asks for nothing, a GEMM's says its sweep started, the rest is
+ * completion()'s. */
+static inline void take(const struct ktpu_cl_done *d, uint32_t job_flags)
+{
+    if (d->code == KTPU_CLERR_OK) {
+        if (d->op == KTPU_CLOP_FILL) return;
+        if (d->op == KTPU_CLOP_GEMM) {
+            sweep_started(d->cluster, d->tag);
+            return;
+        }
+    } else if (d->op == KTPU_CLOP_GEMM) {
+        R.gemm_wait[d->cluster]--;
+    }
+    completion(d, job_flags);
 }
 
 static unsigned finish(unsigned ncl, uint32_t t0)
@@ -396,21 +424,15 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         }
     /* built where the plan keeps it: ktpu_plan_init then copies nothing */
     struct ktpu_plan_cfg *cfg = &R.plan.cfg;
-    *cfg = (struct ktpu_plan_cfg){
-        .m = j[KTPU_JOB_M_WORD], .n = j[KTPU_JOB_N_WORD], .k = j[KTPU_JOB_K_WORD],
-        .fmt = KTPU_FIELD_GET(JOB_FLAGS_FMT, j[KTPU_JOB_FLAGS_WORD]),
-        .a = j[KTPU_JOB_A_WORD], .lda = j[KTPU_JOB_A_STRIDE_WORD],
-        .b = j[KTPU_JOB_B_WORD], .ldb = j[KTPU_JOB_B_STRIDE_WORD],
-        .c = j[KTPU_JOB_C_WORD], .ldc = j[KTPU_JOB_C_STRIDE_WORD],
-        .clusters = ncl,
-        .l1_depth = opt && opt->l1_depth ? opt->l1_depth : KTPU_L1_DEPTH,
-        .acc_depth = opt && opt->acc_depth ? opt->acc_depth : KTPU_ACC_DEPTH,
-        .tile_gm = opt ? opt->tile_gm : 0,
-        .tile_gn = opt ? opt->tile_gn : 0,
-        .no_split = (j[KTPU_JOB_FLAGS_WORD] & KTPU_JOB_FLAGS_NO_SPLIT_MASK) != 0,
-        .tiny_sweep = opt ? opt->tiny_sweep : 0,
-        .peer_xy = R.xy,
-    };
+    ktpu_job_plan_cfg(j, ncl, cfg);
+    cfg->peer_xy = R.xy;
+    if (opt) {   /* tests' and experiments' planner settings */
+        if (opt->l1_depth) cfg->l1_depth = opt->l1_depth;
+        if (opt->acc_depth) cfg->acc_depth = opt->acc_depth;
+        cfg->tile_gm = opt->tile_gm;
+        cfg->tile_gn = opt->tile_gn;
+        cfg->tiny_sweep = opt->tiny_sweep;
+    }
     enum ktpu_plan_err pe = ktpu_plan_init(&R.plan, cfg);
     if (pe != KTPU_PLAN_OK) {
         bad_job(ktpu_plan_err_name(pe), 0);
@@ -490,10 +512,12 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                 const uint32_t *w0;
                 while (ktpu_cl_credit(&R.cs, c) && (w0 = next_for(c, ncl, &delta, &tag))) {
                     unsigned op = KTPU_FIELD_GET(CI_OP_CODE, w0[KTPU_CI_OP_WORD]);
-                    if (op == KTPU_CLOP_FILL && R.gemm_wait[c]) {
+                    if (op == KTPU_CLOP_FILL &&
+                        (R.gemm_wait[c] || (R.t_first_sweep[c] && R.n_started < R.plan.active))) {
                         /* the next GEMM's operands wait until the previous
-                         * sweep has started: read earlier, they would only
-                         * take the ports from fills a sweep is waiting for */
+                         * sweep has started, and until every cluster's first
+                         * sweep has: read earlier, they would only take the
+                         * ports from fills a sweep is waiting for */
                         unsend(c);
                         break;
                     }
@@ -512,9 +536,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         while ((r = ktpu_cl_poll(&R.cs, &d)) != 0) {
             done++;
             if (r < 0) continue;   /* counted in cs.stray */
-            if (d.op == KTPU_CLOP_GEMM) R.gemm_wait[d.cluster]--;
-            /* a FILL done without error (the most common) asks for nothing */
-            if (d.op != KTPU_CLOP_FILL || d.code != KTPU_CLERR_OK) completion(&d, j[KTPU_JOB_FLAGS_WORD]);
+            take(&d, j[KTPU_JOB_FLAGS_WORD]);
             if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
         }
         R.n_send += sent;
@@ -551,7 +573,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
             unsigned busy = 0;
             for (unsigned c = 0; c < ncl; c++) busy += R.cs.cl[c].outstanding;
             if (!busy) break;
-            if (ktpu_cl_poll(&R.cs, &d) > 0) completion(&d, j[KTPU_JOB_FLAGS_WORD]);
+            if (ktpu_cl_poll(&R.cs, &d) > 0) take(&d, j[KTPU_JOB_FLAGS_WORD]);
             else if (ktpu_cl_timed_out(&R.cs, limit) >= 0) break;
         }
     }

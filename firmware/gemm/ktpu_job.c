@@ -63,3 +63,27 @@ const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, un
     return 0;
 }
 
+
+void ktpu_job_plan_cfg(const uint32_t *j, unsigned ncl, struct ktpu_plan_cfg *cfg)
+{
+    /* field by field: a struct assignment may become a call to picolibc's
+     * byte-wise memcpy (on the service's path to its first instruction) */
+    cfg->m = j[KTPU_JOB_M_WORD];
+    cfg->n = j[KTPU_JOB_N_WORD];
+    cfg->k = j[KTPU_JOB_K_WORD];
+    cfg->fmt = KTPU_FIELD_GET(JOB_FLAGS_FMT, j[KTPU_JOB_FLAGS_WORD]);
+    cfg->a = j[KTPU_JOB_A_WORD];
+    cfg->lda = j[KTPU_JOB_A_STRIDE_WORD];
+    cfg->b = j[KTPU_JOB_B_WORD];
+    cfg->ldb = j[KTPU_JOB_B_STRIDE_WORD];
+    cfg->c = j[KTPU_JOB_C_WORD];
+    cfg->ldc = j[KTPU_JOB_C_STRIDE_WORD];
+    cfg->clusters = ncl;
+    cfg->l1_depth = KTPU_L1_DEPTH;
+    cfg->acc_depth = KTPU_ACC_DEPTH;
+    cfg->tile_gm = cfg->tile_gn = 0;
+    cfg->no_split = (j[KTPU_JOB_FLAGS_WORD] & KTPU_JOB_FLAGS_NO_SPLIT_MASK) != 0;
+    cfg->tiny_sweep = 0;
+    cfg->peer_xy = 0;
+    cfg->checked = 1;
+}

@@ -215,22 +215,26 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
 {
     const unsigned max_dim = 1u << 24;
     if (cfg != &p->cfg) p->cfg = *cfg;   /* the service builds it in place: no copy on its path */
-    if (!cfg->m || !cfg->n || !cfg->k || cfg->m % 4 || cfg->n % 4 || cfg->k % 32)
-        return KTPU_PLAN_SHAPE;
-    if (cfg->fmt != KTPU_FMT_FP16 && cfg->fmt != KTPU_FMT_MX) return KTPU_PLAN_FMT;
     if (!cfg->clusters) return KTPU_PLAN_CLUSTERS;
     if (cfg->l1_depth < 2 || cfg->acc_depth < 1) return KTPU_PLAN_CAPACITY;
-    if (cfg->m > max_dim || cfg->n > max_dim || cfg->k > max_dim) return KTPU_PLAN_RANGE;
     /* every instruction field the plan fills then fits (ktpu_plan_encode
      * does not check): L1 offsets and groups below l1_depth, tile sizes at
      * most acc_depth, K blocks at most k / 32, all 16-bit fields */
-    if (cfg->l1_depth > 0x10000u || cfg->acc_depth > 0x10000u || cfg->k / 32 > 0xFFFFu) return KTPU_PLAN_RANGE;
+    if (cfg->l1_depth > 0x10000u || cfg->acc_depth > 0x10000u) return KTPU_PLAN_RANGE;
     p->bpb = cfg->fmt == KTPU_FMT_FP16 ? 64u : 32u;
-    /* Every address the plan forms is at most base + (rows-1) * stride + row bytes. */
-    if ((uint64_t)cfg->a + (uint64_t)(cfg->m - 1) * cfg->lda + (uint64_t)(cfg->k / 32) * p->bpb > 0xFFFFFFFFull ||
-        (uint64_t)cfg->b + (uint64_t)(cfg->n - 1) * cfg->ldb + (uint64_t)(cfg->k / 32) * p->bpb > 0xFFFFFFFFull ||
-        (uint64_t)cfg->c + (uint64_t)(cfg->m - 1) * cfg->ldc + 2ull * cfg->n > 0xFFFFFFFFull)
-        return KTPU_PLAN_RANGE;
+    if (!cfg->checked) {   /* the job check made these (on the service's path to its first instruction) */
+        if (!cfg->m || !cfg->n || !cfg->k || cfg->m % 4 || cfg->n % 4 || cfg->k % 32) return KTPU_PLAN_SHAPE;
+        if (cfg->fmt != KTPU_FMT_FP16 && cfg->fmt != KTPU_FMT_MX) return KTPU_PLAN_FMT;
+        if (cfg->m > max_dim || cfg->n > max_dim || cfg->k > max_dim || cfg->k / 32 > 0xFFFFu) return KTPU_PLAN_RANGE;
+        /* Each operand's bytes, [base, base + (rows-1) * stride + row bytes),
+         * end within 4 GiB: every address the plan forms is the start of a
+         * block or a C row group inside them, so below the end (an operand
+         * may end at 2^32 exactly, as the job check allows). */
+        if ((uint64_t)cfg->a + (uint64_t)(cfg->m - 1) * cfg->lda + (uint64_t)(cfg->k / 32) * p->bpb > 0x100000000ull ||
+            (uint64_t)cfg->b + (uint64_t)(cfg->n - 1) * cfg->ldb + (uint64_t)(cfg->k / 32) * p->bpb > 0x100000000ull ||
+            (uint64_t)cfg->c + (uint64_t)(cfg->m - 1) * cfg->ldc + 2ull * cfg->n > 0x100000000ull)
+            return KTPU_PLAN_RANGE;
+    }
     p->gmt = cfg->m / 4;
     p->gnt = cfg->n / 4;
     p->nkb = cfg->k / 32;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ktpu_defs.h"
+#include "ktpu_plan.h"
 
 /* What a job is checked against besides its own words: the clusters
  * present, the counter slots the block has, and the memory agent's address
@@ -28,5 +29,10 @@ struct ktpu_job_env {
  * rule broken, with the offending word's value in *value. */
 const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, unsigned *ncl,
                            uint32_t *value);
+
+/* The planner's configuration of a job ktpu_job_check accepted (for ncl
+ * clusters): shape, format, operands, NO_SPLIT, and checked set; the rest
+ * (capacities, tile, peers) the defaults, for the caller to change. */
+void ktpu_job_plan_cfg(const uint32_t *j, unsigned ncl, struct ktpu_plan_cfg *cfg);
 
 #endif

@@ -78,6 +78,8 @@ struct ktpu_clset {
     uint8_t cpu_x, cpu_y;
     uint8_t epoch;                     /* TXN bits above the slot; ktpu_clset_new_epoch() */
     uint32_t stray;                    /* flits that matched no outstanding instruction */
+    uint32_t txn_hdr;                  /* the epoch as header bits (FLIT_TXN, slot 0) */
+    uint32_t done_hdr;                 /* ... and FLIT_TYPE CL_DONE: a completion of this epoch */
     struct ktpu_cl cl[KTPU_MAX_CLUSTERS];
     uint8_t src_cl[256];               /* flit source byte (SRC_X:SRC_Y) -> cluster + 1, 0: none */
 };

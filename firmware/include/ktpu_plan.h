@@ -50,6 +50,10 @@ struct ktpu_plan_cfg {
                                 is split-K, whatever the cost model says (0: the planner's
                                 TINY_SWEEP and its model) */
     const uint8_t *peer_xy;  /* cluster c's mesh position: peer_xy[2c], peer_xy[2c + 1] (SEND/RECV) */
+    int checked;             /* built by ktpu_job_plan_cfg from a job ktpu_job_check accepted, whose
+                                rules imply ktpu_plan_init's own on the shape, format and address
+                                ranges (tests/fw/job_test.c checks it on every job it accepts):
+                                those are not checked again */
 };
 
 struct ktpu_plan {

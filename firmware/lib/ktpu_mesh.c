@@ -18,6 +18,9 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
     int cpu = 0;
     s->n = 0;
     s->stray = 0;
+    s->epoch = 0;
+    s->txn_hdr = 0;
+    s->done_hdr = KTPU_FIELD(FLIT_TYPE, KTPU_MSG_CL_DONE);
     for (unsigned i = 0; i < 256; i++) s->src_cl[i] = 0;
     /* node i at (x, y) = (i mod W, i div W), walked without a division */
     for (unsigned i = 0, x = 0, y = 0; i < w * h && i < 16; i++) {
@@ -48,6 +51,8 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
 void ktpu_clset_new_epoch(struct ktpu_clset *s)
 {
     s->epoch = (uint8_t)((s->epoch + 1u) & (KTPU_FLIT_TXN_MASK >> (KTPU_FLIT_TXN_LSB + KTPU_CL_SLOT_BITS)));
+    s->txn_hdr = KTPU_FIELD(FLIT_TXN, (unsigned)s->epoch << KTPU_CL_SLOT_BITS);
+    s->done_hdr = s->txn_hdr | KTPU_FIELD(FLIT_TYPE, KTPU_MSG_CL_DONE);
 }
 
 void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t delta,
@@ -57,7 +62,7 @@ void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU
     static const uint8_t first_free[16] = {0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 0};
     struct ktpu_cl *cl = &s->cl[c];
     unsigned busy = cl->busy, k = first_free[busy & 15u];
-    uint32_t hdr = cl->hdr | KTPU_FIELD(FLIT_TXN, (unsigned)s->epoch << KTPU_CL_SLOT_BITS | k);
+    uint32_t hdr = cl->hdr | s->txn_hdr | k << KTPU_FLIT_TXN_LSB;
     cl->busy = (uint8_t)(busy | 1u << k);
     cl->op[k] = (uint8_t)KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]);
     cl->tag[k] = tag;
@@ -70,10 +75,11 @@ int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
     if (!(KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_RX_VALID_MASK)) return 0;
     uint32_t hdr = KTPU_REG_AT(MESH_RX0, 0);
     unsigned c = s->src_cl[(hdr >> KTPU_FLIT_SRC_Y_LSB) & 255u];
-    unsigned txn = KTPU_FIELD_GET(FLIT_TXN, hdr), k = txn & (KTPU_NODE_IQ_DEPTH - 1u);
+    unsigned k = (hdr >> KTPU_FLIT_TXN_LSB) & (KTPU_NODE_IQ_DEPTH - 1u);
     struct ktpu_cl *cl = &s->cl[c - 1u];   /* used only when c != 0 */
-    if (!c || KTPU_FIELD_GET(FLIT_TYPE, hdr) != KTPU_MSG_CL_DONE || txn >> KTPU_CL_SLOT_BITS != s->epoch ||
-        !(cl->busy & (1u << k))) {
+    /* a CL_DONE of this epoch: type and the TXN bits above the slot */
+    const uint32_t epoch_type = KTPU_FLIT_TYPE_MASK | (KTPU_FLIT_TXN_MASK & ~((uint32_t)(KTPU_NODE_IQ_DEPTH - 1u) << KTPU_FLIT_TXN_LSB));
+    if (!c || (hdr & epoch_type) != s->done_hdr || !(cl->busy & (1u << k))) {
         KTPU_REG(MESH_RX_POP) = 1;
         s->stray++;
         return -1;

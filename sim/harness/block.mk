@@ -12,7 +12,7 @@ SIMLIB_SRCS := sim/harness/ktpu_elf.c sim/harness/ktpu_iss.c sim/harness/ktpu_is
                sim/harness/ktpu_gemm_operands.c sim/harness/ktpu_gemm_job.c sim/harness/ktpu_gemm_report.c
 # the GEMM firmware's planner and encoders, unchanged: the reference follows
 # its split-K order
-SIMLIB_FW   := firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c
+SIMLIB_FW   := firmware/gemm/ktpu_plan.c firmware/gemm/ktpu_job.c firmware/lib/ktpu_ci.c
 SIMLIB_OBJS := $(patsubst sim/harness/%.c,$(BUILD)/host/harness/%.o,$(SIMLIB_SRCS)) \
                $(patsubst %.c,$(BUILD)/host/harness/%.o,$(notdir $(SIMLIB_FW)))
 SIMLIB      := $(BUILD)/host/libktpusim.a
@@ -20,7 +20,9 @@ KTPU_SIM    := $(BUILD)/ktpu-sim
 KTPU_SIM1   := $(BUILD)/ktpu-sim-1
 KTPU_SIM4   := $(BUILD)/ktpu-sim-4
 
-$(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) \
+# (the GEMM job's files include the firmware's planner and instruction
+# headers: a struct changed there must rebuild them)
+$(BUILD)/host/harness/%.o: sim/harness/%.c $(wildcard sim/harness/*.h) $(wildcard firmware/include/*.h) \
                            $(addprefix sim/ref/,ktpu_ref.h ktpu_npy.h ktpu_in.h ktpu_out.h) $(GEN_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Isim/harness -I$(REF_INC) -Ifirmware/include -c -o $@ $<

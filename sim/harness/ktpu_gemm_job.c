@@ -9,6 +9,7 @@
 #include "ktpu_err.h"
 #include "ktpu_gemm.h"
 #include "ktpu_gemm_priv.h"
+#include "ktpu_job.h"
 #include "ktpu_npy.h"
 #include "ktpu_out.h"
 #include "ktpu_plan.h"
@@ -35,6 +36,24 @@ static uint32_t operand_word(const struct ktpu_gemm_job *j, int is_b, size_t r, 
 static void job_write(const struct ktpu_gemm_io *io, unsigned word, uint32_t v)
 {
     io->write32(io->ctx, KTPU_JOB_OFFSET + 4u * word, v);
+}
+
+/* The job block's request words, as the firmware reads them. */
+static void job_words(const struct ktpu_gemm_job *j, unsigned use_clusters, uint32_t w[KTPU_JOB_CLUSTERS_WORD + 1])
+{
+    w[KTPU_JOB_MAGIC_WORD] = KTPU_JOB_MAGIC;
+    w[KTPU_JOB_M_WORD] = (uint32_t)j->mp;
+    w[KTPU_JOB_N_WORD] = (uint32_t)j->np;
+    w[KTPU_JOB_K_WORD] = (uint32_t)j->kp;
+    w[KTPU_JOB_A_WORD] = j->a_off;
+    w[KTPU_JOB_A_STRIDE_WORD] = j->lda;
+    w[KTPU_JOB_B_WORD] = j->b_off;
+    w[KTPU_JOB_B_STRIDE_WORD] = j->ldb;
+    w[KTPU_JOB_C_WORD] = j->c_off;
+    w[KTPU_JOB_C_STRIDE_WORD] = j->ldc;
+    w[KTPU_JOB_FLAGS_WORD] = (uint32_t)(j->preq ? KTPU_FMT_MX : KTPU_FMT_FP16) << KTPU_JOB_FLAGS_FMT_LSB |
+                             KTPU_JOB_FLAGS_TILE_MBOX_MASK | (j->no_split ? KTPU_JOB_FLAGS_NO_SPLIT_MASK : 0u);
+    w[KTPU_JOB_CLUSTERS_WORD] = use_clusters;
 }
 
 int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
@@ -74,15 +93,14 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
      * will read: where it splits K across clusters, the reference adds the
      * parts in the plan's order (SPEC §3.5) */
     struct ktpu_plan plan;
-    struct ktpu_plan_cfg cfg = {
-        .m = (uint32_t)mp, .n = (uint32_t)np, .k = (uint32_t)kp,
-        .fmt = preq ? KTPU_FMT_MX : KTPU_FMT_FP16,
-        .a = j->a_off, .lda = j->lda, .b = j->b_off, .ldb = j->ldb, .c = j->c_off, .ldc = j->ldc,
-        .clusters = use_clusters ? use_clusters
-                                 : clusters_present < KTPU_GEMM_MAX_CLUSTERS ? clusters_present
-                                                                             : KTPU_GEMM_MAX_CLUSTERS,
-        .l1_depth = KTPU_L1_DEPTH, .acc_depth = KTPU_ACC_DEPTH, .no_split = j->no_split,
-    };
+    struct ktpu_plan_cfg cfg;
+    uint32_t jw[KTPU_JOB_CLUSTERS_WORD + 1];
+    job_words(j, use_clusters, jw);
+    ktpu_job_plan_cfg(jw, use_clusters ? use_clusters
+                                       : clusters_present < KTPU_GEMM_MAX_CLUSTERS ? clusters_present
+                                                                                   : KTPU_GEMM_MAX_CLUSTERS,
+                      &cfg);
+    cfg.checked = 0;   /* the planner's own checks: this block was not through ktpu_job_check */
     j->split = cfg.clusters && ktpu_plan_init(&plan, &cfg) == KTPU_PLAN_OK ? plan.split : 1;
     uint32_t *parts = j->split > 1 ? malloc((j->split - 1) * mp * np * sizeof *parts) : NULL;
     if (j->split > 1 && !parts)
@@ -106,21 +124,7 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
         io->write32(io->ctx, (uint32_t)o, CANARY32);
 
     for (unsigned w = 0; w < KTPU_JOB_BYTES / 4u; w++)
-        job_write(io, w, 0);
-    job_write(io, KTPU_JOB_MAGIC_WORD, KTPU_JOB_MAGIC);
-    job_write(io, KTPU_JOB_M_WORD, (uint32_t)mp);
-    job_write(io, KTPU_JOB_N_WORD, (uint32_t)np);
-    job_write(io, KTPU_JOB_K_WORD, (uint32_t)kp);
-    job_write(io, KTPU_JOB_A_WORD, j->a_off);
-    job_write(io, KTPU_JOB_A_STRIDE_WORD, j->lda);
-    job_write(io, KTPU_JOB_B_WORD, j->b_off);
-    job_write(io, KTPU_JOB_B_STRIDE_WORD, j->ldb);
-    job_write(io, KTPU_JOB_C_WORD, j->c_off);
-    job_write(io, KTPU_JOB_C_STRIDE_WORD, j->ldc);
-    job_write(io, KTPU_JOB_FLAGS_WORD,
-              (uint32_t)(preq ? KTPU_FMT_MX : KTPU_FMT_FP16) << KTPU_JOB_FLAGS_FMT_LSB |
-                  KTPU_JOB_FLAGS_TILE_MBOX_MASK | (j->no_split ? KTPU_JOB_FLAGS_NO_SPLIT_MASK : 0u));
-    job_write(io, KTPU_JOB_CLUSTERS_WORD, use_clusters);
+        job_write(io, w, w < sizeof jw / sizeof jw[0] ? jw[w] : 0);
     job_write(io, KTPU_JOB_STATUS_WORD, KTPU_JOBST_PENDING);
     return 0;
 }

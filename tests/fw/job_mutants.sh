@@ -9,7 +9,7 @@ set -u
 out=$1; cc=$2; shift 2
 mkdir -p "$out"
 src=firmware/gemm/ktpu_job.c
-tests="tests/fw/job_test.c tests/fw/job_inv.c"
+tests="tests/fw/job_test.c tests/fw/job_inv.c firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c"
 muts=(); names=()
 # one mutant per rule: its BAD(...) becomes a no-op
 while IFS=: read -r line text; do

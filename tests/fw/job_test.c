@@ -100,6 +100,22 @@ static struct job job(uint32_t m, uint32_t n, uint32_t k, uint32_t fmt)
 
 static void set(struct job *j, unsigned word, uint32_t v) { j->w[word] = v; }
 
+/* A job the check accepted is one the planner takes without its own
+ * checks (ktpu_job_plan_cfg sets checked): so its own checks, run here,
+ * must pass on it. */
+static long planned;
+static void plannable(int line, const char *what, const struct job *j, unsigned ncl)
+{
+    struct ktpu_plan_cfg cfg;
+    struct ktpu_plan p;
+    ktpu_job_plan_cfg(j->w, ncl, &cfg);
+    cfg.checked = 0;
+    enum ktpu_plan_err e = ktpu_plan_init(&p, &cfg);
+    CHECK(e == KTPU_PLAN_OK, "line %d: %s: accepted, but the planner's own checks say: %s", line, what,
+          ktpu_plan_err_name(e));
+    planned++;
+}
+
 static void ok_(int line, const char *what, const struct job *j, unsigned present, unsigned maxc,
                 unsigned want_ncl)
 {
@@ -119,6 +135,7 @@ static void ok_(int line, const char *what, const struct job *j, unsigned presen
     /* the second model agrees on every block this test accepts */
     const char *inv = ktpu_job_invariant(j->w, win_base, win_limit);
     CHECK(!inv, "line %d: %s: accepted, but the model says: %s", line, what, inv);
+    if (!why) plannable(line, what, j, ncl);
 }
 
 static void bad_(int line, const char *what, const struct job *j, unsigned present, const char *rule,
@@ -554,6 +571,7 @@ static void test_random(void)
         const char *why = ktpu_job_check(j.w, &env, &ncl, &v);
         const char *inv = ktpu_job_invariant(j.w, env.win_base, env.win_limit);
         accepted += !why;
+        if (!why) plannable(__LINE__, "random block", &j, ncl);
         CHECK(!why == !inv, "random block %d: check says %s, model says %s", t, why ? why : "accepted",
               inv ? inv : "valid");
     }
@@ -572,6 +590,8 @@ int main(int argc, char **argv)
     test_clusters();
     test_window();
     test_random();
+    if (verbose) printf("accepted jobs the planner's own checks take: %ld\n", planned);
+    CHECK(planned > 1000, "only %ld accepted jobs planned", planned);
     printf("job check: %ld checks, %ld failed\n", checks, fails);
     return fails ? 1 : 0;
 }

@@ -20,9 +20,12 @@ TEST_CMD.fw_plan_mutants := tests/fw/plan_mutants.sh $(FW_TEST_DIR)/mut $(REF_LI
 # rule by rule and at every limit (tests/fw/job_test.c), against a second
 # model of the rules (tests/fw/job_inv.c, also used by tests/fuzz);
 # fw_job_mutants: every rule removed, and every limit moved, fails it.
-FW_JOB_SRCS := tests/fw/job_test.c tests/fw/job_inv.c firmware/gemm/ktpu_job.c
+# (with the planner: every job the check accepts must pass the planner's
+# own checks, which the service then skips)
+FW_JOB_SRCS := tests/fw/job_test.c tests/fw/job_inv.c firmware/gemm/ktpu_job.c firmware/gemm/ktpu_plan.c \
+               firmware/lib/ktpu_ci.c
 $(FW_TEST_DIR)/job_test: $(FW_JOB_SRCS) tests/fw/job_inv.h firmware/include/ktpu_job.h \
-                         firmware/include/ktpu_ci.h $(GEN_H)
+                         firmware/include/ktpu_plan.h firmware/include/ktpu_ci.h $(GEN_H)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Ifirmware/include -Itests/fw -o $@ $(FW_JOB_SRCS)
 
