@@ -384,6 +384,62 @@ static int encode_ahead(unsigned ncl)
     return 0;
 }
 
+/* Any plan but a single one: each active cluster's cursor (a uniform
+ * plan: cluster 0's, and a shift per cluster); the clusters with a stream
+ * are live. */
+static void start_streams(unsigned ncl)
+{
+    for (unsigned c = 0; c < ncl; c++) {
+        if (c >= R.plan.active) {   /* no tile for it (the last clusters): no instruction */
+            R.plan_done[c] = 1;
+            continue;
+        }
+        if (R.uniform) {
+            ktpu_plan_shift(&R.plan, c, &R.shift[c]);
+            R.ann_bm[c] = R.shift[c].bm;
+            R.ann_bn[c] = R.shift[c].bn;
+            if (c) continue;
+        }
+        ktpu_plan_cursor_init(&R.plan, c, &R.cur[c]);
+        R.ann_bm[c] = R.cur[c].bm;
+        R.ann_bn[c] = R.cur[c].bn;
+    }
+    R.live = 0;
+    for (unsigned c = 0; c < ncl; c++)
+        if (left_to_send(c)) R.live |= 1u << c;
+}
+
+/* A single plan: no cursor; cluster 0's four instructions encoded now, as
+ * the whole ring of a uniform stream only cluster 0 sends from (the others
+ * are never live). */
+static void encode_single(void)
+{
+    ktpu_plan_single_words(&R.plan, R.ring_w);
+    ktpu_ci_status(R.ring_w[3], 1);
+    R.ring_sel[0] = R.ring_sel[1] = R.ring_sel[2] = R.ring_sel[3] = 0;
+    R.ring_tag[0] = R.ring_tag[1] = R.ring_tag[3] = 0;
+    R.ring_tag[2] = TAG_EMIT;
+    R.shift[0].d[0] = 0;
+    R.lead_n = R.n_prep = 4;
+    R.lead_done = R.uniform = 1;
+    R.ring = RING;   /* all four, whatever opt->ring says */
+    R.ann_bm[0] = R.ann_bn[0] = 0;
+}
+
+/* ... sent at once on cluster 0's four credits, without the rounds, unless
+ * something holds one (a CLEAR, the stuck test): then the rounds send them. */
+static void send_single(uint32_t t0)
+{
+    if (!R.cs.cl[0].outstanding) {
+        R.t_start = ktpu_read_mcycle() - t0;
+        for (unsigned i = 0; i < 4; i++) ktpu_cl_issue_moved(&R.cs, 0, R.ring_w[i], 0, R.ring_tag[i]);
+        R.pos[0] = 4;
+        R.n_send = 4;
+        R.status_sent[0] = 1;
+    }
+    R.live = R.pos[0] != R.lead_n;
+}
+
 static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 {
     uint32_t t0 = ktpu_read_mcycle();
@@ -417,8 +473,8 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
      * cleared them and a job ends with a STATUS CLEAR on each cluster it
      * used, so only a cluster the last job did not use, or that timed out,
      * needs a CLEAR first (not a credit held at every job's start). */
-    for (unsigned c = 0; c < ncl; c++)
-        if (R.dirty & (1u << c)) {
+    for (uint32_t dirty = R.dirty & ((1u << ncl) - 1u), c = 0; dirty; dirty >>= 1, c++)
+        if (dirty & 1u) {
             ktpu_ci_status(w, 1);
             ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
         }
@@ -445,42 +501,14 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     R.uniform = R.plan.uniform && ncl > 1;
     R.ring = opt && opt->ring && opt->ring < RING && !(opt->ring & (opt->ring - 1)) ? opt->ring : RING;
     R.single = R.plan.single;
-    if (R.single) {
-        /* no cursor: cluster 0's four instructions encoded now, as the
-         * whole ring of a uniform stream the other clusters are already
-         * at the end of */
-        ktpu_plan_single_words(&R.plan, R.ring_w);
-        ktpu_ci_status(R.ring_w[3], 1);
-        R.ring_sel[0] = R.ring_sel[1] = R.ring_sel[2] = R.ring_sel[3] = 0;
-        R.ring_tag[0] = R.ring_tag[1] = R.ring_tag[3] = 0;
-        R.ring_tag[2] = TAG_EMIT;
-        R.shift[0].d[0] = 0;
-        R.lead_n = R.n_prep = 4;
-        R.lead_done = R.uniform = 1;
-        R.ring = RING;   /* all four, whatever opt->ring says */
-        R.ann_bm[0] = R.ann_bn[0] = 0;
-        for (unsigned c = 1; c < ncl; c++) R.pos[c] = 4;
-    }
-    for (unsigned c = 0; c < ncl && !R.single; c++) {
-        if (c >= R.plan.active) {   /* no tile for it (the last clusters): no instruction */
-            R.plan_done[c] = 1;
-            continue;
-        }
-        if (R.uniform) {
-            ktpu_plan_shift(&R.plan, c, &R.shift[c]);
-            R.ann_bm[c] = R.shift[c].bm;
-            R.ann_bn[c] = R.shift[c].bn;
-            if (c) continue;
-        }
-        ktpu_plan_cursor_init(&R.plan, c, &R.cur[c]);
-        R.ann_bm[c] = R.cur[c].bm;
-        R.ann_bn[c] = R.cur[c].bn;
-    }
+    if (R.single) encode_single();
+    else start_streams(ncl);
     if (opt && opt->stuck_test) {
         /* a SEND to the CPU's own node: no grant ever comes, cluster 0 waits */
         ktpu_ci_peer(w, KTPU_CLOP_SEND, R.cs.cpu_x, R.cs.cpu_y, 0, 1);
         ktpu_cl_issue(&R.cs, 0, w, 0);
     }
+    if (R.single) send_single(t0);
 
     /* Every cluster's FIFO kept full: rounds of one step per cluster in
      * turn, a step being its instructions up to its next GEMM (so a
@@ -490,17 +518,6 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
      * to do, one instruction encoded ahead, else a wait for the next flit
      * (the time-out is checked only there). */
     int stop = 0, timed_out = -1;
-    if (R.single && !R.cs.cl[0].outstanding) {
-        /* all four at once (four credits), without the rounds */
-        R.t_start = ktpu_read_mcycle() - t0;
-        for (unsigned i = 0; i < 4; i++) ktpu_cl_issue_moved(&R.cs, 0, R.ring_w[i], 0, R.ring_tag[i]);
-        R.pos[0] = 4;
-        R.n_send = 4;
-        R.status_sent[0] = 1;
-    }
-    R.live = 0;
-    for (unsigned c = 0; c < ncl; c++)
-        if (left_to_send(c)) R.live |= 1u << c;
     for (;;) {
         int sent = 0, done = 0;
         for (int round = 1; round && !stop;) {

@@ -211,37 +211,78 @@ static void search_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
         }
 }
 
-enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
+/* The configuration's own limits; the shape, format and address ranges
+ * only when no job check made them (cfg->checked). */
+static enum ktpu_plan_err plan_check(const struct ktpu_plan_cfg *cfg, uint32_t bpb)
 {
     const unsigned max_dim = 1u << 24;
-    if (cfg != &p->cfg) p->cfg = *cfg;   /* the service builds it in place: no copy on its path */
     if (!cfg->clusters) return KTPU_PLAN_CLUSTERS;
     if (cfg->l1_depth < 2 || cfg->acc_depth < 1) return KTPU_PLAN_CAPACITY;
     /* every instruction field the plan fills then fits (ktpu_plan_encode
      * does not check): L1 offsets and groups below l1_depth, tile sizes at
      * most acc_depth, K blocks at most k / 32, all 16-bit fields */
     if (cfg->l1_depth > 0x10000u || cfg->acc_depth > 0x10000u) return KTPU_PLAN_RANGE;
+    if (cfg->checked) return KTPU_PLAN_OK;   /* on the service's path to its first instruction */
+    if (!cfg->m || !cfg->n || !cfg->k || cfg->m % 4 || cfg->n % 4 || cfg->k % 32) return KTPU_PLAN_SHAPE;
+    if (cfg->fmt != KTPU_FMT_FP16 && cfg->fmt != KTPU_FMT_MX) return KTPU_PLAN_FMT;
+    if (cfg->m > max_dim || cfg->n > max_dim || cfg->k > max_dim || cfg->k / 32 > 0xFFFFu) return KTPU_PLAN_RANGE;
+    /* Each operand's bytes, [base, base + (rows-1) * stride + row bytes),
+     * end within 4 GiB: every address the plan forms is the start of a
+     * block or a C row group inside them, so below the end (an operand
+     * may end at 2^32 exactly, as the job check allows). */
+    if ((uint64_t)cfg->a + (uint64_t)(cfg->m - 1) * cfg->lda + (uint64_t)(cfg->k / 32) * bpb > 0x100000000ull ||
+        (uint64_t)cfg->b + (uint64_t)(cfg->n - 1) * cfg->ldb + (uint64_t)(cfg->k / 32) * bpb > 0x100000000ull ||
+        (uint64_t)cfg->c + (uint64_t)(cfg->m - 1) * cfg->ldc + 2ull * cfg->n > 0x100000000ull)
+        return KTPU_PLAN_RANGE;
+    return KTPU_PLAN_OK;
+}
+
+static unsigned acc_limit(const struct ktpu_plan_cfg *cfg) { return MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth; }
+static unsigned tiny_limit(const struct ktpu_plan_cfg *cfg) { return cfg->tiny_sweep ? cfg->tiny_sweep : TINY_SWEEP; }
+
+/* The single plan (ktpu_plan.h): C one tile by the one-tile rule below
+ * (fits the accumulator, a short sweep), K one chunk with BT resident.
+ * Sets each field as plan_tiles would, without its divisions: the short
+ * job's path to its first instruction. Returns 0 if the plan is not. */
+static int plan_single(struct ktpu_plan *p)
+{
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    unsigned half = cfg->l1_depth / 2, gmt = p->gmt, gnt = p->gnt, nkb = p->nkb;
+    if (cfg->tile_gm || gmt > half || gnt > half || gmt * gnt > acc_limit(cfg) || gmt * gnt * nkb > tiny_limit(cfg) ||
+        nkb * gmt > half || nkb * gnt > half)
+        return 0;
+    p->gm = gmt;
+    p->gn = gnt;
+    p->ntm = p->ntn = p->ntiles = p->split = p->active = p->single = 1;
+    p->b_resident = 1;
+    p->nk_max = nkb;
+    p->tpc = cfg->clusters == 1;
+    p->tpc_rem = 1 - p->tpc;
+    p->uniform = cfg->clusters == 1;
+    return 1;
+}
+
+static enum ktpu_plan_err plan_tiles(struct ktpu_plan *p);
+
+enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
+{
+    if (cfg != &p->cfg) p->cfg = *cfg;   /* the service builds it in place: no copy on its path */
     p->bpb = cfg->fmt == KTPU_FMT_FP16 ? 64u : 32u;
-    if (!cfg->checked) {   /* the job check made these (on the service's path to its first instruction) */
-        if (!cfg->m || !cfg->n || !cfg->k || cfg->m % 4 || cfg->n % 4 || cfg->k % 32) return KTPU_PLAN_SHAPE;
-        if (cfg->fmt != KTPU_FMT_FP16 && cfg->fmt != KTPU_FMT_MX) return KTPU_PLAN_FMT;
-        if (cfg->m > max_dim || cfg->n > max_dim || cfg->k > max_dim || cfg->k / 32 > 0xFFFFu) return KTPU_PLAN_RANGE;
-        /* Each operand's bytes, [base, base + (rows-1) * stride + row bytes),
-         * end within 4 GiB: every address the plan forms is the start of a
-         * block or a C row group inside them, so below the end (an operand
-         * may end at 2^32 exactly, as the job check allows). */
-        if ((uint64_t)cfg->a + (uint64_t)(cfg->m - 1) * cfg->lda + (uint64_t)(cfg->k / 32) * p->bpb > 0x100000000ull ||
-            (uint64_t)cfg->b + (uint64_t)(cfg->n - 1) * cfg->ldb + (uint64_t)(cfg->k / 32) * p->bpb > 0x100000000ull ||
-            (uint64_t)cfg->c + (uint64_t)(cfg->m - 1) * cfg->ldc + 2ull * cfg->n > 0x100000000ull)
-            return KTPU_PLAN_RANGE;
-    }
+    enum ktpu_plan_err e = plan_check(cfg, p->bpb);
+    if (e != KTPU_PLAN_OK) return e;
     p->gmt = cfg->m / 4;
     p->gnt = cfg->n / 4;
     p->nkb = cfg->k / 32;
+    return plan_single(p) ? KTPU_PLAN_OK : plan_tiles(p);
+}
 
-    unsigned half = cfg->l1_depth / 2;
-    unsigned acc = MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth;
-    unsigned tiny = cfg->tiny_sweep ? cfg->tiny_sweep : TINY_SWEEP;
+/* Every other plan: the tile size, the M/N split or split-K, the K chunks
+ * and L1 layout (docs/gemm.md). Not inlined: its frame is large, and the
+ * single plan's path does without it. */
+static enum ktpu_plan_err __attribute__((noinline)) plan_tiles(struct ktpu_plan *p)
+{
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    unsigned half = cfg->l1_depth / 2, acc = acc_limit(cfg), tiny = tiny_limit(cfg);
     p->gm = p->gn = 0;
     p->split = 1;
     if (cfg->tile_gm) {
@@ -256,18 +297,6 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
          * saves less than the CPU spends on a second cluster's stream */
         p->gm = p->gmt;
         p->gn = p->gnt;
-        if (p->nkb * p->gmt <= half && p->nkb * p->gnt <= half) {
-            /* and K in one chunk, BT resident: the single plan, each field
-             * what the rules below give it, without their divisions (the
-             * short job's path to its first instruction) */
-            p->ntm = p->ntn = p->ntiles = p->split = p->active = p->single = 1;
-            p->b_resident = 1;
-            p->nk_max = p->nkb;
-            p->tpc = cfg->clusters == 1;
-            p->tpc_rem = 1 - p->tpc;
-            p->uniform = cfg->clusters == 1;
-            return KTPU_PLAN_OK;
-        }
     } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc && cfg->clusters > 1 && !cfg->no_split) {
         /* C in one tile and K long: split-K over every cluster (A and BT
          * read once in all, a reduction after the sweeps), if the cost

@@ -15,7 +15,8 @@
 # the last sweep's start (the tail begins), and whether the plan split K
 # across clusters. After the grid, shapes with few C tiles and a long K
 # are run with split-K (the planner's choice) and without (--no-split-k),
-# on 2 and 4 clusters. The previous run's CSV
+# on 2 and 4 clusters; then the short jobs 4x32x4 and 16x64x16 on 1, 2
+# and 4 clusters (whose time is the CPU's). The previous run's CSV
 # is kept as CSV.prev and every row that got slower (more job cycles) than
 # the same row there is listed (a CSV.prev of another column layout is not
 # compared). With gnuplot, CSV.png plots % of peak per
@@ -74,6 +75,16 @@ for s in 64x1024x64 128x2048x64; do
     row "$s" mx $c 64 --no-split-k
   done
 done
+# short jobs: the job time of a one-tile GEMM is the CPU's (the service's
+# target for 4x32x4: at most 1,500 cycles from the job block read to the
+# last completion)
+for s in 4x32x4 16x64x16; do
+  for c in 1 2 4; do
+    row "$s" mx $c 64
+  done
+done
+awk -F, 'FNR > 1 && $1 == 4 && $2 == 32 && $3 == 4 { n++; if ($6 + 0 > 1500) slow++ }
+         END { if (n) printf "short jobs: 4x32x4 on %d machine(s), %d over 1,500 cycles\n", n, slow }' "$csv"
 echo "CSV: $csv"
 
 # rows slower than the previous run's (key: m, k, n, operands, clusters, latency)
