@@ -371,11 +371,6 @@ void ktpu_plan_shift(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_sh
     s->d[3] = 4 * g0 * cfg->ldc + (MUT(11) ? 4 : 8) * h0;   /* ... c_at */
 }
 
-unsigned ktpu_plan_shift_sel(const struct ktpu_plan_op *o)
-{
-    if (o->kind == KTPU_CLOP_FILL) return 1u + o->side;
-    return o->kind == KTPU_CLOP_GEMM ? 3u : 0u;
-}
 
 /* The current tile's values the instructions use, once per tile (not per
  * instruction: the issue path). */

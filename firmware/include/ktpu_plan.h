@@ -142,7 +142,11 @@ struct ktpu_plan_shift {
     unsigned bm, bn;
 };
 void ktpu_plan_shift(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_shift *s);
-unsigned ktpu_plan_shift_sel(const struct ktpu_plan_op *o);
+static inline unsigned ktpu_plan_shift_sel(const struct ktpu_plan_op *o)
+{
+    if (o->kind == KTPU_CLOP_FILL) return 1u + o->side;
+    return o->kind == KTPU_CLOP_GEMM ? 3u : 0u;
+}
 
 /* a / b (b > 0), exactly, without a hardware divide where a table of
  * reciprocals or a shift does it (exported for the host test). */
