@@ -10,6 +10,14 @@ int ktpu_mesh_poll(uint32_t *hdr, uint32_t w[KTPU_CI_WORDS])
     return 1;
 }
 
+/* The epoch e (modulo the TXN bits above the slot) and its header bits. */
+static void set_epoch(struct ktpu_clset *s, unsigned e)
+{
+    s->epoch = (uint8_t)(e & (KTPU_FLIT_TXN_MASK >> (KTPU_FLIT_TXN_LSB + KTPU_CL_SLOT_BITS)));
+    s->txn_hdr = KTPU_FIELD(FLIT_TXN, (unsigned)s->epoch << KTPU_CL_SLOT_BITS);
+    s->done_hdr = s->txn_hdr | KTPU_FIELD(FLIT_TYPE, KTPU_MSG_CL_DONE);
+}
+
 int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
 {
     uint32_t mesh = KTPU_REG(SOC_MESH);
@@ -18,9 +26,7 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
     int cpu = 0;
     s->n = 0;
     s->stray = 0;
-    s->epoch = 0;
-    s->txn_hdr = 0;
-    s->done_hdr = KTPU_FIELD(FLIT_TYPE, KTPU_MSG_CL_DONE);
+    set_epoch(s, s->epoch);   /* the header bits of whatever epoch the set holds */
     for (unsigned i = 0; i < 256; i++) s->src_cl[i] = 0;
     /* node i at (x, y) = (i mod W, i div W), walked without a division */
     for (unsigned i = 0, x = 0, y = 0; i < w * h && i < 16; i++) {
@@ -48,12 +54,7 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
     return cpu ? (int)s->n : -1;
 }
 
-void ktpu_clset_new_epoch(struct ktpu_clset *s)
-{
-    s->epoch = (uint8_t)((s->epoch + 1u) & (KTPU_FLIT_TXN_MASK >> (KTPU_FLIT_TXN_LSB + KTPU_CL_SLOT_BITS)));
-    s->txn_hdr = KTPU_FIELD(FLIT_TXN, (unsigned)s->epoch << KTPU_CL_SLOT_BITS);
-    s->done_hdr = s->txn_hdr | KTPU_FIELD(FLIT_TYPE, KTPU_MSG_CL_DONE);
-}
+void ktpu_clset_new_epoch(struct ktpu_clset *s) { set_epoch(s, s->epoch + 1u); }
 
 void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t delta,
                          uint32_t tag)
