@@ -63,7 +63,6 @@ const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, un
     return 0;
 }
 
-
 void ktpu_job_plan_cfg(const uint32_t *j, unsigned ncl, struct ktpu_plan_cfg *cfg)
 {
     /* field by field: a struct assignment may become a call to picolibc's

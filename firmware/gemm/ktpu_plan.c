@@ -371,7 +371,6 @@ void ktpu_plan_shift(const struct ktpu_plan *p, unsigned cl, struct ktpu_plan_sh
     s->d[3] = 4 * g0 * cfg->ldc + (MUT(11) ? 4 : 8) * h0;   /* ... c_at */
 }
 
-
 /* The current tile's values the instructions use, once per tile (not per
  * instruction: the issue path). */
 static void tile_enter(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur)
