@@ -240,6 +240,20 @@ static enum ktpu_plan_err plan_check(const struct ktpu_plan_cfg *cfg, uint32_t b
 static unsigned acc_limit(const struct ktpu_plan_cfg *cfg) { return MUT(7) ? cfg->acc_depth * 2 : cfg->acc_depth; }
 static unsigned tiny_limit(const struct ktpu_plan_cfg *cfg) { return cfg->tiny_sweep ? cfg->tiny_sweep : TINY_SWEEP; }
 
+/* C fits one tile: the accumulator and an L1 half take it. */
+static int c_fits_one_tile(const struct ktpu_plan *p)
+{
+    unsigned half = p->cfg.l1_depth / 2;
+    return p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc_limit(&p->cfg);
+}
+
+/* ... and its sweep is short: the one-tile rule (plan_tiles) puts it on
+ * one cluster, in one tile. */
+static int c_one_short_tile(const struct ktpu_plan *p)
+{
+    return c_fits_one_tile(p) && p->gmt * p->gnt * p->nkb <= tiny_limit(&p->cfg);
+}
+
 /* The single plan (ktpu_plan.h): C one tile by the one-tile rule below
  * (fits the accumulator, a short sweep), K one chunk with BT resident.
  * Sets each field as plan_tiles would, without its divisions: the short
@@ -248,9 +262,7 @@ static int plan_single(struct ktpu_plan *p)
 {
     const struct ktpu_plan_cfg *cfg = &p->cfg;
     unsigned half = cfg->l1_depth / 2, gmt = p->gmt, gnt = p->gnt, nkb = p->nkb;
-    if (cfg->tile_gm || gmt > half || gnt > half || gmt * gnt > acc_limit(cfg) || gmt * gnt * nkb > tiny_limit(cfg) ||
-        nkb * gmt > half || nkb * gnt > half)
-        return 0;
+    if (cfg->tile_gm || !c_one_short_tile(p) || nkb * gmt > half || nkb * gnt > half) return 0;
     p->gm = gmt;
     p->gn = gnt;
     p->ntm = p->ntn = p->ntiles = p->split = p->active = p->single = 1;
@@ -291,13 +303,12 @@ static enum ktpu_plan_err __attribute__((noinline)) plan_tiles(struct ktpu_plan 
             return KTPU_PLAN_CAPACITY;
         p->gm = umin(cfg->tile_gm, p->gmt);
         p->gn = umin(cfg->tile_gn, p->gnt);
-    } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc &&
-               p->gmt * p->gnt * p->nkb <= tiny) {
+    } else if (c_one_short_tile(p)) {
         /* C in one tile, on one cluster: splitting a sweep this short
          * saves less than the CPU spends on a second cluster's stream */
         p->gm = p->gmt;
         p->gn = p->gnt;
-    } else if (p->gmt <= half && p->gnt <= half && p->gmt * p->gnt <= acc && cfg->clusters > 1 && !cfg->no_split) {
+    } else if (c_fits_one_tile(p) && cfg->clusters > 1 && !cfg->no_split) {
         /* C in one tile and K long: split-K over every cluster (A and BT
          * read once in all, a reduction after the sweeps), if the cost
          * model finds it cheaper than C split by M into one tile per
