@@ -11,7 +11,7 @@
 #include "ktpu_plan.h"
 
 #define MAXC KTPU_GEMM_MAX_CLUSTERS
-#define TAG_EMIT 1u    /* a GEMM that emits: the last K chunk of a tile */
+#define TAG_DRAIN 1u   /* a split-K tile's DRAIN: its completion says the tile is written */
 #define TAG_CLEAR 2u   /* the STATUS CLEAR before the plan: its counters are not the job's */
 #define RING 16u       /* a uniform plan's encoded instructions kept: the fastest cluster at most this far ahead */
 
@@ -40,7 +40,6 @@ static struct {
     uint8_t ready[MAXC], plan_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
     uint8_t gemm_wait[MAXC];           /* cluster c's GEMMs sent whose sweep has not started */
     unsigned n_started;                /* clusters whose first sweep has started */
-    uint32_t tiles_done[MAXC], tiles_announced[MAXC];
     uint32_t cl_words[MAXC][8];        /* cluster c's final STATUS, words 1..7 (finish() writes them) */
     unsigned ann_bm[MAXC], ann_bn[MAXC];   /* the next tile to announce, as row and column block */
     volatile uint32_t *job;            /* the job block being run */
@@ -64,7 +63,7 @@ static void clear_job_state(void)
 {
     for (unsigned c = 0; c < MAXC; c++) {
         R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = R.gemm_wait[c] = 0;
-        R.tiles_done[c] = R.tiles_announced[c] = R.t_first_sweep[c] = R.pos[c] = 0;
+        R.t_first_sweep[c] = R.pos[c] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = R.uniform = R.lead_done = R.single = 0;
@@ -88,29 +87,25 @@ static void hw_error(unsigned c, unsigned op, unsigned code, uint32_t addr, cons
     printf("gemm: HWERR: cluster %u (%u,%u) %s: %s\n", c, R.cs.cl[c].x, R.cs.cl[c].y, ktpu_clop_name(op), what);
 }
 
-/* Announce the tiles of cluster c known written: its emitting GEMMs were
- * accepted and a STATUS (the node answers it only once every drain burst is
- * acknowledged) came back after them. */
-static void announce(unsigned c, uint32_t job_flags)
+/* Cluster c's next tile is in DRAM (a CL_WRITTEN, or a split-K DRAIN's
+ * completion: the node sends either once every burst of the tile is
+ * acknowledged): announced on the mailbox, where the harness checks it. */
+static void tile_written(unsigned c, uint32_t job_flags)
 {
     const struct ktpu_plan *p = &R.plan;
     /* in locals: the mailbox stores are volatile and could alias R */
-    unsigned n = R.tiles_done[c] - R.tiles_announced[c], bm = R.ann_bm[c], bn = R.ann_bn[c];
-    unsigned tgm = p->gm, tgn = p->gn, ntm = p->ntm, gmt = p->gmt, gnt = p->gnt;
-    int tell = (job_flags & KTPU_JOB_FLAGS_TILE_MBOX_MASK) != 0;
-    R.tiles_announced[c] = R.tiles_done[c];
-    for (; n; n--) {
-        if (tell) {
-            unsigned g0 = bm * tgm, h0 = bn * tgn;
-            unsigned gm = gmt - g0 < tgm ? gmt - g0 : tgm, gn = gnt - h0 < tgn ? gnt - h0 : tgn;
-            KTPU_REG(MBOX_ARG0) = KTPU_FIELD(MBOX_TILE_HI, 4 * g0) | KTPU_FIELD(MBOX_TILE_LO, 4 * h0);
-            KTPU_REG(MBOX_ARG1) = KTPU_FIELD(MBOX_TILE_HI, 4 * gm) | KTPU_FIELD(MBOX_TILE_LO, 4 * gn);
-            KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
-        }
-        if (++bm == ntm) {   /* the plan's tile order: column-block major */
-            bm = 0;
-            bn++;
-        }
+    unsigned bm = R.ann_bm[c], bn = R.ann_bn[c];
+    if (R.cl_err[c]) return;
+    if (job_flags & KTPU_JOB_FLAGS_TILE_MBOX_MASK) {
+        unsigned g0 = bm * p->gm, h0 = bn * p->gn;
+        unsigned gm = p->gmt - g0 < p->gm ? p->gmt - g0 : p->gm, gn = p->gnt - h0 < p->gn ? p->gnt - h0 : p->gn;
+        KTPU_REG(MBOX_ARG0) = KTPU_FIELD(MBOX_TILE_HI, 4 * g0) | KTPU_FIELD(MBOX_TILE_LO, 4 * h0);
+        KTPU_REG(MBOX_ARG1) = KTPU_FIELD(MBOX_TILE_HI, 4 * gm) | KTPU_FIELD(MBOX_TILE_LO, 4 * gn);
+        KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
+    }
+    if (++bm == p->ntm) {   /* the plan's tile order: column-block major */
+        bm = 0;
+        bn++;
     }
     R.ann_bm[c] = bm;
     R.ann_bn[c] = bn;
@@ -141,9 +136,7 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
         completion_error(d);
         return;
     }
-    /* a split-K tile's DRAIN (acknowledged when it completes; a GEMM's
-     * completion without error is sweep_started's) */
-    if ((d->tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
+    if (d->tag & TAG_DRAIN) tile_written(c, job_flags);
     if (d->op == KTPU_CLOP_STATUS && !(d->tag & TAG_CLEAR)) {
         uint32_t fl = d->w[KTPU_CD_FLAGS_WORD];
         /* kept in local RAM, written to the job block by finish(): a DRAM
@@ -165,14 +158,12 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
                      "a drain write burst was refused (CD_FLAGS WRERR): C is incomplete");
         else if (fl & KTPU_CD_FLAGS_STRAY_MASK)
             hw_error(c, KTPU_CLOP_STATUS, 0, 0, "peer data without an open stream (CD_FLAGS STRAY)");
-        if (!R.cl_err[c]) announce(c, job_flags);
     }
 }
 
-/* A GEMM's completion without error: its sweep has started. An emitting
- * GEMM's tile counts as written once a later STATUS answers (the node
- * answers it only when every drain burst is acknowledged). */
-static inline void sweep_started(unsigned c, uint32_t tag)
+/* A GEMM's completion without error: its sweep has started (its tile, if
+ * it emits, is announced at its CL_WRITTEN). */
+static inline void sweep_started(unsigned c)
 {
     R.gemm_wait[c]--;
     R.t_last_sweep = ktpu_read_mcycle() - R.t0;
@@ -180,21 +171,21 @@ static inline void sweep_started(unsigned c, uint32_t tag)
         R.t_first_sweep[c] = R.t_last_sweep;
         R.n_started++;
     }
-    if ((tag & TAG_EMIT) && !R.cl_err[c]) R.tiles_done[c]++;
 }
 
 /* Every completion goes through here: a FILL's without error (the most
- * common) asks for nothing, a GEMM's says its sweep started, the rest is
- * completion()'s. */
+ * common) asks for nothing, a GEMM's says its sweep started or (CL_WRITTEN)
+ * its tile is in DRAM, the rest is completion()'s. */
 static inline void take(const struct ktpu_cl_done *d, uint32_t job_flags)
 {
     if (d->code == KTPU_CLERR_OK) {
         if (d->op == KTPU_CLOP_FILL) return;
         if (d->op == KTPU_CLOP_GEMM) {
-            sweep_started(d->cluster, d->tag);
+            if (d->written) tile_written(d->cluster, job_flags);
+            else sweep_started(d->cluster);
             return;
         }
-    } else if (d->op == KTPU_CLOP_GEMM) {
+    } else if (d->op == KTPU_CLOP_GEMM && !d->written) {
         R.gemm_wait[d->cluster]--;
     }
     completion(d, job_flags);
@@ -286,7 +277,7 @@ static int __attribute__((noinline)) wait_flit(uint32_t limit)
 /* The completion tag an instruction of the plan carries. */
 static uint32_t op_tag(const struct ktpu_plan_op *o)
 {
-    return (o->kind == KTPU_CLOP_GEMM && o->emit) || o->kind == KTPU_CLOP_DRAIN ? TAG_EMIT : 0;
+    return o->kind == KTPU_CLOP_DRAIN ? TAG_DRAIN : 0;
 }
 
 /* Cluster c's next instruction into R.next_w[c] (the CPU does this while
@@ -417,8 +408,7 @@ static void encode_single(void)
     ktpu_plan_single_words(&R.plan, R.ring_w);
     ktpu_ci_status(R.ring_w[3], 1);
     R.ring_sel[0] = R.ring_sel[1] = R.ring_sel[2] = R.ring_sel[3] = 0;
-    R.ring_tag[0] = R.ring_tag[1] = R.ring_tag[3] = 0;
-    R.ring_tag[2] = TAG_EMIT;
+    R.ring_tag[0] = R.ring_tag[1] = R.ring_tag[2] = R.ring_tag[3] = 0;
     R.shift[0].d[0] = 0;
     R.lead_n = R.n_prep = 4;
     R.lead_done = R.uniform = 1;

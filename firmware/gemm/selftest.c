@@ -66,7 +66,9 @@ struct tcase {
     int inf;                /* put an Inf into A */
     int bad;                /* 1 bad magic, 2 K = 48, 3 C over the job block, 4 A outside DRAM
                                (past the firmware's window check, refused by the agent),
-                               5 C over A, 6 C over BT, 7 A outside DRAM (refused by the firmware) */
+                               5 C over A, 6 C over BT, 7 A outside DRAM (refused by the firmware),
+                               8 C's second row band past DRAM (past the window check: the
+                               agent refuses its burst, the tile's CL_WRITTEN says so) */
     int stuck;
     unsigned l1, acc;       /* planner capacities (0: the hardware's): small ones force many tiles */
     unsigned ring;          /* a uniform plan's ring of encoded instructions (0: the service's) */
@@ -140,6 +142,7 @@ static void run_case(const struct tcase *t, unsigned seed)
     job[KTPU_JOB_C_WORD] = t->bad == 3   ? KTPU_JOB_OFFSET + 8
                            : t->bad == 5 ? A_OFF + (m - 1) * lda   /* C's first row is A's last */
                            : t->bad == 6 ? B_OFF - 8                /* C's first row ends in BT's */
+                           : t->bad == 8 ? KTPU_DRAM_SIM_BYTES - 4 * ldc
                                          : C_OFF;
     job[KTPU_JOB_C_STRIDE_WORD] = ldc;
     job[KTPU_JOB_FLAGS_WORD] = KTPU_FIELD(JOB_FLAGS_FMT, t->fmt);
@@ -151,7 +154,7 @@ static void run_case(const struct tcase *t, unsigned seed)
     opt.timeout = t->stuck ? 50000u : 0;
     opt.l1_depth = t->l1;
     opt.acc_depth = t->acc;
-    opt.no_window_check = t->bad == 4;
+    opt.no_window_check = t->bad == 4 || t->bad == 8;
     opt.ring = t->ring;
     opt.tiny_sweep = t->tiny;
     unsigned st = ktpu_gemm_run(job, &opt);
@@ -206,10 +209,16 @@ static void run_case(const struct tcase *t, unsigned seed)
               job[KTPU_JOB_ADDR_WORD] >= KTPU_DRAM_SIM_BYTES,
               "%s: DETAIL 0x%lx ADDR 0x%lx", t->name, (unsigned long)detail,
               (unsigned long)job[KTPU_JOB_ADDR_WORD]);
+    if (t->bad == 8)
+        CHECK(KTPU_FIELD_GET(JOB_DETAIL_CODE, detail) == KTPU_CLERR_MEM &&
+              KTPU_FIELD_GET(JOB_DETAIL_OP, detail) == KTPU_CLOP_GEMM &&
+              job[KTPU_JOB_ADDR_WORD] == KTPU_DRAM_SIM_BYTES,
+              "%s: DETAIL 0x%lx ADDR 0x%lx (expected CLERR_MEM on the GEMM, the refused burst at 0x%x)", t->name,
+              (unsigned long)detail, (unsigned long)job[KTPU_JOB_ADDR_WORD], (unsigned)KTPU_DRAM_SIM_BYTES);
     if (t->stuck)
         CHECK(KTPU_FIELD_GET(JOB_DETAIL_CLUSTER, detail) == 0, "%s: DETAIL names cluster %lu", t->name,
               (unsigned long)KTPU_FIELD_GET(JOB_DETAIL_CLUSTER, detail));
-    if (t->bad && t->bad != 4) CHECK(detail == 0, "%s: BADJOB DETAIL 0", t->name);
+    if (t->bad && t->bad != 4 && t->bad != 8) CHECK(detail == 0, "%s: BADJOB DETAIL 0", t->name);
     printf("selftest: %s: %s (service %lu cycles; operands + reference %lu)\n", t->name,
            fails == f0 ? "pass" : "FAIL", (unsigned long)job[KTPU_JOB_CYCLES_WORD], (unsigned long)t_ref);
 }
@@ -246,6 +255,7 @@ int main(void)
         {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0, 0, 0},
         {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0, 0, 0},
         {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0, 0, 0},
+        {"C past DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_MX, 1, KTPU_JOBST_HWERR, 0, 8, 0, 0, 0, 0, 0},
         {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
         /* last: the stuck cluster stays stuck */
         {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0, 0, 0},

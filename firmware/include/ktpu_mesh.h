@@ -93,6 +93,7 @@ struct ktpu_cl_done {
     unsigned code, memst;              /* CLERR_*, MEMST_* */
     uint32_t addr;                     /* CD_ADDR_WORD (CLERR_MEM), else 0 */
     uint32_t tag;
+    unsigned written;                  /* a CL_WRITTEN: a GEMM's (EMIT) tile is in DRAM; no credit, tag 0 */
     uint32_t w[KTPU_CI_WORDS];
 };
 
@@ -118,8 +119,9 @@ static inline void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_
     ktpu_cl_issue_moved(s, c, w, 0, tag);
 }
 
-/* One completion if one arrived: 1 and *d filled; 0 nothing; -1 a flit that
- * is no completion of ours (counted in stray, dropped). */
+/* One completion if one arrived: 1 and *d filled (a CL_DONE, which frees
+ * its credit, or a CL_WRITTEN of this epoch: d->written); 0 nothing; -1 a
+ * flit that is no completion of ours (counted in stray, dropped). */
 int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d);
 
 /* The first cluster with instructions outstanding and no completion for

@@ -80,19 +80,29 @@ int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
     struct ktpu_cl *cl = &s->cl[c - 1u];   /* used only when c != 0 */
     /* a CL_DONE of this epoch: type and the TXN bits above the slot */
     const uint32_t epoch_type = KTPU_FLIT_TYPE_MASK | (KTPU_FLIT_TXN_MASK & ~((uint32_t)(KTPU_NODE_IQ_DEPTH - 1u) << KTPU_FLIT_TXN_LSB));
+    unsigned op, written = 0;
     if (!c || (hdr & epoch_type) != s->done_hdr || !(cl->busy & (1u << k))) {
-        KTPU_REG(MESH_RX_POP) = 1;
-        s->stray++;
-        return -1;
+        /* a GEMM's tile written: its slot may be in use again, no credit */
+        if (c && (hdr & epoch_type) == (s->txn_hdr | KTPU_FIELD(FLIT_TYPE, KTPU_MSG_CL_WRITTEN))) {
+            written = 1;
+            op = KTPU_CLOP_GEMM;
+            d->tag = 0;
+        } else {
+            KTPU_REG(MESH_RX_POP) = 1;
+            s->stray++;
+            return -1;
+        }
+    } else {
+        op = cl->op[k];
+        cl->busy &= (uint8_t)~(1u << k);
+        cl->outstanding--;
+        cl->since = ktpu_mtime();
+        d->tag = cl->tag[k];
     }
     uint32_t w0 = KTPU_REG_AT(MESH_RX0, 1 + KTPU_CD_STATUS_WORD);
-    unsigned op = cl->op[k];
-    cl->busy &= (uint8_t)~(1u << k);
-    cl->outstanding--;
-    cl->since = ktpu_mtime();
     d->cluster = c - 1u;
     d->op = op;
-    d->tag = cl->tag[k];
+    d->written = written;
     d->w[KTPU_CD_STATUS_WORD] = w0;
     d->code = ktpu_cd_code(w0);
     d->memst = ktpu_cd_memst(w0);

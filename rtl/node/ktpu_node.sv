@@ -17,6 +17,8 @@
 //           other FILL still in flight holds the start until it completes.
 //           Results: STATUS waits until the accumulator's issued-minus-
 //           retired count is zero and every drain write is acknowledged.
+//           With EMIT, a CL_WRITTEN (same txn) follows once the tile's last
+//           write burst is acknowledged: the sender may announce the tile.
 //   DRAIN   EMITs into ktpu_node_drain (MEM_WR bursts); answered when every
 //           burst is acknowledged.
 //   SEND    after the receiver's PEER_GRANT: SENDs, each FP22 sub-tile one
@@ -77,6 +79,7 @@ module ktpu_node #(
   localparam logic [3:0] TyIns = 4'(ktpu_pkg::MSG_CL_INSTR), TyPd = 4'(ktpu_pkg::MSG_PEER_DATA);
   localparam logic [3:0] TyData = 4'(ktpu_pkg::MSG_MEM_DATA), TyAck = 4'(ktpu_pkg::MSG_MEM_ACK);
   localparam logic [3:0] TyDone = 4'(ktpu_pkg::MSG_CL_DONE), TyGr = 4'(ktpu_pkg::MSG_PEER_GRANT);
+  localparam logic [3:0] TyWritten = 4'(ktpu_pkg::MSG_CL_WRITTEN);
   localparam logic [3:0] OpFill = 4'(ktpu_pkg::CLOP_FILL), OpGemm = 4'(ktpu_pkg::CLOP_GEMM);
   localparam logic [3:0] OpDrain = 4'(ktpu_pkg::CLOP_DRAIN), OpSend = 4'(ktpu_pkg::CLOP_SEND);
   localparam logic [3:0] OpRecv = 4'(ktpu_pkg::CLOP_RECV), OpStatus = 4'(ktpu_pkg::CLOP_STATUS);
@@ -364,17 +367,20 @@ module ktpu_node #(
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  // Drain to memory.
-  logic         job_push, job_full, dr_v, dr_r, dr_busy;
+  // Drain to memory. A job's tag comes back when the job is written:
+  // {a GEMM's fused drain (CL_WRITTEN wanted), its sender, its txn}.
+  logic         job_push, job_full, dr_v, dr_r, dr_busy, wr_v, wr_r;
   logic [287:0] dr_f;
-  ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts),
+  logic [16:0]  wr_tag;
+  ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts), .TagW(17),
                     .Mem1X(Mem1X), .Mem1Y(Mem1Y), .PortBit(PortBit)) u_drain (
     .clk_i(gclk), .rst_i(rst_i),
     .job_push_i(job_push), .job_base_i(base), .job_stride_i(stride), .job_gm_i(gm),
-    .job_gn_i(gn), .job_full_o(job_full),
+    .job_gn_i(gn), .job_tag_i({op == OpGemm, i_sx, i_sy, i_txn}), .job_full_o(job_full),
     .emit_valid_i(emit_v), .emit_ready_o(emit_r), .emit_data_i(emit_d),
     .out_valid_o(dr_v), .out_ready_i(dr_r), .out_flit_o(dr_f),
-    .ack_i(wrack_in), .busy_o(dr_busy)
+    .ack_i(wrack_in), .written_valid_o(wr_v), .written_ready_i(wr_r), .written_tag_o(wr_tag),
+    .busy_o(dr_busy)
   );
 
   // Peer out: each FP22 sub-tile one PEER_DATA packet of two flits.
@@ -444,21 +450,50 @@ module ktpu_node #(
     end
   end
 
-  // ==== response-plane output: engine answers and grants, fill completions ====
-  logic        fill_v_q;
-  logic [287:0] fill_f_q;
+  // ==== response-plane output: engine answers and grants, fill completions,
+  // tiles written ================================================================
+  logic        fill_v_q, wn_v_q, wn_take;
+  logic [287:0] fill_f_q, wn_f_q;
+  logic        wrerr_q;         // sticky: a write refused since the last CLEAR,
+  logic [3:0]  wrerr_st_q;      // the first such: its MEMST code and address
+  logic [31:0] wrerr_addr_q;
   // A FILL's completion leaves before the engine's answers: a refused FILL's
-  // CLERR_MEM reaches the sender ahead of the CLERR_FILLFAIL it causes.
-  assign rs_out_valid_o = eng_v_q || fill_v_q;
-  assign rs_out_flit_o  = fill_v_q ? fill_f_q : eng_f_q;
+  // CLERR_MEM reaches the sender ahead of the CLERR_FILLFAIL it causes. The
+  // engine's answers leave before CL_WRITTEN: a GEMM's CL_DONE, posted when
+  // its sweep started, before its tile's; a STATUS waits for quiet, which
+  // waits until every CL_WRITTEN has left.
+  assign rs_out_valid_o = eng_v_q || fill_v_q || wn_v_q;
+  assign rs_out_flit_o  = fill_v_q ? fill_f_q : eng_v_q ? eng_f_q : wn_f_q;
   assign fill_take = fill_v_q && rs_out_ready_i;
   assign eng_take  = !fill_v_q && eng_v_q && rs_out_ready_i;
+  assign wn_take   = !fill_v_q && !eng_v_q && wn_v_q && rs_out_ready_i;
+  // a DRAIN's job is answered by the engine (when the drain is idle): its
+  // written tag is only taken
+  assign wr_r = !wr_tag[16] || !wn_v_q || wn_take;
+  always_ff @(posedge gclk) begin
+    if (rst_i) wn_v_q <= 1'b0;
+    else begin
+      if (wn_take) wn_v_q <= 1'b0;
+      if (wr_v && wr_r && wr_tag[16]) begin
+        logic [255:0] pl;
+        pl = '0;
+        pl[ktpu_pkg::CD_STATUS_OP_LSB +: 4] = OpGemm;
+        if (wrerr_q) begin   // a write refused since the last CLEAR: C is not whole
+          pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8]  = 8'(ktpu_pkg::CLERR_MEM);
+          pl[ktpu_pkg::CD_STATUS_MEMST_LSB +: 4] = wrerr_st_q;
+          pl[32*ktpu_pkg::CD_ADDR_WORD +: 32]    = wrerr_addr_q;
+        end
+        wn_v_q <= 1'b1;
+        wn_f_q <= mkflit(wr_tag[15:12], wr_tag[11:8], TyWritten, wr_tag[7:0], 1'b1, pl);
+      end
+    end
+  end
 
   // ==== counters =================================================================
   logic [31:0] c_fill_q, c_sweep_q, c_drain_q, c_idle_q, c_starve_q, c_bp_q;
   logic [15:0] c_err_q;
   logic [9:0]  c_pad_q;
-  logic        nf_q, wrerr_q, stray_q, sweep_q, starving, post_err;
+  logic        nf_q, stray_q, sweep_q, starving, post_err;
   logic [2:0]  fills_out;
   always_comb begin
     fills_out = '0;
@@ -495,7 +530,7 @@ module ktpu_node #(
     if (have_done && (!fill_v_q || fill_take)) done_clr[done_slot] = 1'b1;
   end
   assign quiet   = !seq_busy && fills_out == '0 && !dr_busy && !acc_busy && !pout_v &&
-                   pk_left_q == '0 && !rd_v_q;
+                   pk_left_q == '0 && !rd_v_q && !wn_v_q;
   assign asleep  = iq_empty && quiet && !eng_v_q && !fill_v_q;
   assign fill_go = hd_v_q && err == '0 && op == OpFill && have_free && !rd_v_q;
   // a FWD GEMM also needs its receiver's grant and the peer packetiser free
@@ -705,8 +740,13 @@ module ktpu_node #(
       if (post_err && c_err_q != 16'hFFFF) c_err_q <= c_err_q + 16'd1;
       if (seq_pad && c_pad_q != 10'h3FF) c_pad_q <= c_pad_q + 10'd1;
       if (data_in && rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) nf_q <= 1'b1;
-      if (wrack_in && rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4] != 4'(ktpu_pkg::MEMST_OK))
+      if (wrack_in && rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4] != 4'(ktpu_pkg::MEMST_OK)) begin
         wrerr_q <= 1'b1;
+        if (!wrerr_q) begin
+          wrerr_st_q   <= rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4];
+          wrerr_addr_q <= rs_in_flit_i[32*ktpu_pkg::ACK_ADDR_WORD +: 32];
+        end
+      end
       if (stray_pd || (grant_in && gr_full)) stray_q <= 1'b1;
     end
   end

@@ -26,6 +26,14 @@
 // ceil(gn/4), which is what keeps the memory agent's per-burst overhead off
 // the drain's pace. One group gathers (one buffer read per cycle) while the
 // previous one is sent; both take 4 cycles.
+//
+// Written. Each job carries a tag (TagW bits the node chooses) that comes
+// back on written_* once the job's last burst is acknowledged: when that
+// burst's last flit leaves, the count of bursts sent so far is its mark, and
+// the job is written when the acknowledgement count reaches the mark (the
+// agents may acknowledge in any order; every earlier burst then has been).
+// Marks wait in a MarkDepth FIFO; while it is full the last flit of the
+// next job is held back.
 module ktpu_node_drain #(
   parameter int unsigned X        = 0,     // this node (src of the bursts)
   parameter int unsigned Y        = 1,
@@ -37,7 +45,9 @@ module ktpu_node_drain #(
   parameter int unsigned PortBit  = 23,
   parameter int unsigned JobDepth = 4,
   parameter int unsigned BufDepth = ktpu_pkg::ACC_DEPTH,   // emit buffer, sub-tiles
-  parameter int unsigned MaxCols  = 63                     // groups per 2-D burst
+  parameter int unsigned MaxCols  = 63,                    // groups per 2-D burst
+  parameter int unsigned TagW     = 1,
+  parameter int unsigned MarkDepth = 2
 ) (
   input  wire          clk_i,
   input  wire          rst_i,
@@ -46,6 +56,7 @@ module ktpu_node_drain #(
   input  wire [31:0]   job_stride_i,
   input  wire [15:0]   job_gm_i,
   input  wire [15:0]   job_gn_i,
+  input  wire [TagW-1:0] job_tag_i,
   output logic         job_full_o,
   input  wire          emit_valid_i,
   output logic         emit_ready_o,
@@ -54,6 +65,9 @@ module ktpu_node_drain #(
   input  wire          out_ready_i,
   output logic [287:0] out_flit_o,
   input  wire          ack_i,          // a MEM_ACK answering one of our bursts
+  output logic         written_valid_o,   // a job's every burst acknowledged, in job order
+  input  wire          written_ready_i,
+  output logic [TagW-1:0] written_tag_o,
   output logic         busy_o
 );
   localparam logic [7:0] WrTxn = 8'hE0;
@@ -76,19 +90,20 @@ module ktpu_node_drain #(
   assign emit_ready_o = !buf_full;
 
   // ---- job queue ---------------------------------------------------------
-  logic [95:0] job_head;
+  logic [96+TagW-1:0] job_head;
   logic        job_empty, job_pop;
   logic [$clog2(JobDepth+1)-1:0] job_count;
-  ktpu_fifo #(.Width(96), .Depth(JobDepth), .Primitive("distributed"),
+  ktpu_fifo #(.Width(96+TagW), .Depth(JobDepth), .Primitive("distributed"),
               .Name("ktpu_node_drain job FIFO")) u_jobs (
     .clk_i(clk_i), .rst_ni(!rst_i),
-    .push_i(job_push_i), .wdata_i({job_gn_i, job_gm_i, job_stride_i, job_base_i}),
+    .push_i(job_push_i), .wdata_i({job_tag_i, job_gn_i, job_gm_i, job_stride_i, job_base_i}),
     .pop_i(job_pop), .rdata_o(job_head), .empty_o(job_empty), .full_o(job_full_o),
     .count_o(job_count)
   );
   logic [31:0] j_base, j_stride;
   logic [15:0] j_gm, j_gn;
-  assign {j_gn, j_gm, j_stride, j_base} = job_head;
+  logic [TagW-1:0] j_tag;
+  assign {j_tag, j_gn, j_gm, j_stride, j_base} = job_head;
 
   // ---- gather ------------------------------------------------------------
   logic [15:0]  g_q, h_q;
@@ -98,6 +113,8 @@ module ktpu_node_drain #(
   logic [2:0]   ccnt_q, cn_q;    // sub-tiles gathered / in this group
   logic [31:0]  caddr_q, cstride_q;
   logic         cfull_q, cfirst_q, clast_q, c2d_q;
+  logic         cend_q;          // the job's last group
+  logic [TagW-1:0] ctag_q;
   logic [7:0]   ccols_q;         // 2-D burst: groups in it (set on its first group)
   logic [7:0]   bleft_q;         // groups of the current 2-D burst still to gather
   logic         take, last_h, last_g, move;
@@ -121,10 +138,13 @@ module ktpu_node_drain #(
   logic [255:0] obuf_q [4];
   logic [2:0]   ocnt_q;
   logic [31:0]  oaddr_q, ostride_q;
-  logic         olast_q, o2d_q;
+  logic         olast_q, o2d_q, oend_q;
+  logic [TagW-1:0] otag_q;
+  logic         otake, ohold;
   logic [7:0]   ocols_q;
   logic [2:0]   ost_q;           // 0 idle, 1 descriptor, 2..5 data row 0..3
-  assign move = cfull_q && (ost_q == 3'd0 || (ost_q == 3'd5 && out_ready_i));
+  assign otake = out_valid_o && out_ready_i;
+  assign move = cfull_q && (ost_q == 3'd0 || (ost_q == 3'd5 && otake));
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -165,6 +185,8 @@ module ktpu_node_drain #(
           end
         end
         ccnt_q <= 3'(slot) + 3'd1;
+        cend_q <= last_h && last_g;
+        ctag_q <= j_tag;
         if (slot == 2'd3 || last_h) cfull_q <= 1'b1;
         if (!last_h) h_q <= h_q + 16'd1;
         else begin
@@ -186,8 +208,10 @@ module ktpu_node_drain #(
         olast_q   <= clast_q;
         o2d_q     <= c2d_q;
         ocols_q   <= ccols_q;
+        oend_q    <= cend_q;
+        otag_q    <= ctag_q;
         ost_q     <= cfirst_q ? 3'd1 : 3'd2;
-      end else if (ost_q != 3'd0 && out_ready_i) begin
+      end else if (otake) begin
         ost_q <= (ost_q == 3'd5) ? 3'd0 : ost_q + 3'd1;
       end
     end
@@ -218,7 +242,8 @@ module ktpu_node_drain #(
         if (3'(s) < ocnt_q) payload[64*s +: 64] = obuf_q[s][64*orow +: 64];
     end
   end
-  assign out_valid_o = ost_q != 3'd0;
+  assign ohold       = ost_q == 3'd5 && oend_q && mk_full;
+  assign out_valid_o = ost_q != 3'd0 && !ohold;
   // a burst's flits all go where its address sends the descriptor
   logic to_mem1;
   assign to_mem1     = MemPorts > 1 && oaddr_q[PortBit];
@@ -226,22 +251,46 @@ module ktpu_node_drain #(
                                            4'(ktpu_pkg::MSG_MEM_WR), WrTxn, ost_q == 3'd5 && olast_q),
                         payload};
 
-  // ---- write acks outstanding ---------------------------------------------
-  logic [15:0] wr_out_q;
+  // ---- acknowledgements and written jobs ----------------------------------
+  logic [15:0] sent_q, acked_q, mk_head, mk_dist;
+  logic [$clog2(MarkDepth+1)-1:0] mk_count;
+  logic [TagW-1:0] mk_tag;
+  logic        mk_empty, mk_full, mk_push, mk_pop, reached;
   always_ff @(posedge clk_i) begin
-    if (rst_i) wr_out_q <= '0;
-    else wr_out_q <= wr_out_q + 16'(out_valid_o && out_ready_i && ost_q == 3'd1) - 16'(ack_i);
+    if (rst_i) begin
+      sent_q  <= '0;
+      acked_q <= '0;
+    end else begin
+      sent_q  <= sent_q + 16'(otake && ost_q == 3'd1);
+      acked_q <= acked_q + 16'(ack_i);
+    end
   end
+  // the job's last flit: every one of its bursts has been sent
+  assign mk_push = otake && ost_q == 3'd5 && oend_q;
+  ktpu_fifo #(.Width(16+TagW), .Depth(MarkDepth), .Primitive("distributed"),
+              .Name("ktpu_node_drain mark FIFO")) u_marks (
+    .clk_i(clk_i), .rst_ni(!rst_i),
+    .push_i(mk_push), .wdata_i({otag_q, sent_q}),
+    .pop_i(mk_pop), .rdata_o({mk_tag, mk_head}), .empty_o(mk_empty), .full_o(mk_full),
+    .count_o(mk_count)
+  );
+  // acked - mark in [0, 2^15): the mark reached (never more than 2^15
+  // bursts outstanding: the agents' queues are far shorter)
+  assign mk_dist         = acked_q - mk_head;
+  assign reached         = !mk_dist[15];
+  assign written_valid_o = !mk_empty && reached;
+  assign written_tag_o   = mk_tag;
+  assign mk_pop          = written_valid_o && written_ready_i;
 
   assign busy_o = !buf_empty || !job_empty || job_count != '0 || ccnt_q != '0 || cfull_q ||
-                  ost_q != 3'd0 || wr_out_q != '0;
+                  ost_q != 3'd0 || sent_q != acked_q || !mk_empty;
 
   logic unused_ok;
-  assign unused_ok = ^buf_count;
+  assign unused_ok = ^{buf_count, mk_count, mk_dist[14:0]};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
-    if (!rst_i && ack_i && wr_out_q == '0)
+    if (!rst_i && ack_i && sent_q == acked_q)
       $error("ktpu_node_drain: write ack with no burst outstanding");
   end
 `endif

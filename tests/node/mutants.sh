@@ -58,6 +58,13 @@ mutants=(
   "gate_misses_requests_in|ktpu_node.sv|s/rst_i \|\| rq_in_valid_i \|\| rs_in_valid_i \|\| !asleep/rst_i || rs_in_valid_i || !asleep/"
   "gate_never_closes|ktpu_node.sv|s/\.en_i\(rst_i \|\| rq_in_valid_i/.en_i(1'b1 || rq_in_valid_i/"
   "fwd_flags_unchecked|ktpu_node_iq.sv|s/ \|\| c_acc \|\| c_emit\)\) chk/)) chk/"
+  "written_before_acks|ktpu_node_drain.sv|s/assign reached         = !mk_dist\[15\];/assign reached         = 1'b1;/"
+  "written_one_burst_early|ktpu_node_drain.sv|s/\.wdata_i\(\{otag_q, sent_q\}\)/.wdata_i({otag_q, sent_q - 16'd1})/"
+  "written_marks_overrun|ktpu_node_drain.sv|s/assign ohold       = ost_q == 3'd5 && oend_q && mk_full;/assign ohold       = 1'b0;/"
+  "written_never|ktpu_node.sv|s/if \(wr_v && wr_r && wr_tag\[16\]\)/if (wr_v \&\& wr_r \&\& 1'b0)/"
+  "written_for_drain_too|ktpu_node.sv|s/\.job_tag_i\(\{op == OpGemm,/.job_tag_i({1'b1,/"
+  "written_error_dropped|ktpu_node.sv|s/if \(wrerr_q\) begin   \/\/ a write refused/if (1'b0) begin   \/\/ a write refused/"
+  "status_before_written|ktpu_node.sv|s/ && !rd_v_q && !wn_v_q;/ \&\& !rd_v_q;/"
 )
 # the node bench's sources, from the blocks' declarations (tests/node/tests.mk)
 bench_srcs=$(make -s --no-print-directory rtl-srcs BLOCKS="node mesh mem_agent dram") || exit 2

@@ -50,11 +50,40 @@ static unsigned long done_count;
 static int outstanding[16][16];
 static int awaiting[256];   // txn -> 1 + the cluster it was sent to, 0 while not outstanding
 
+// Tile-written completions. A GEMM with EMIT whose CL_DONE says OK owes one
+// CL_WRITTEN, in issue order per cluster, before that cluster's next STATUS
+// answer. On its arrival the tile's bytes are copied; the scenario's
+// check_c later finds them equal to the final C, so the tile was whole when
+// the node said it was written.
+struct Emit { int txn; uint32_t cbase, ldc; int rows, bytes; };
+static std::map<int, Emit> emit_of;              // txn -> a GEMM with EMIT not yet answered
+static std::map<int, std::deque<Emit>> owed;     // cluster (x << 4 | y) -> CL_WRITTEN owed
+struct Snap { Emit e; std::vector<uint8_t> b; };
+static std::vector<Snap> snaps;
+static std::vector<Flit> written_err;            // CL_WRITTEN with an error code
+static uint8_t dram_byte(uint32_t addr);
+static void written(const Flit &f, int txn, int key) {
+    auto &q = owed[key];
+    CHECK(!q.empty() && q.front().txn == txn, "CL_WRITTEN for txn %d from (%d,%d): %s", txn, key >> 4, key & 15,
+          q.empty() ? "none owed" : "out of order");
+    if (q.empty() || q.front().txn != txn) return;
+    Snap sn = {q.front(), {}};
+    q.pop_front();
+    if (((f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255) != KTPU_CLERR_OK) {
+        written_err.push_back(f);
+        return;
+    }
+    for (int r = 0; r < sn.e.rows; r++)
+        for (int b = 0; b < sn.e.bytes; b++) sn.b.push_back(dram_byte(sn.e.cbase + r * sn.e.ldc + b));
+    snaps.push_back(sn);
+}
+
+static int rs_mode;   // the CPU's response input: 0 random back-pressure, 1 closed, 2 every other cycle
 static void tick() {
     top->clk_i = 0;
     top->cpu_rq_valid_i = !txq.empty();
     if (!txq.empty()) for (int i = 0; i < 9; i++) top->cpu_rq_flit_i[i] = txq.front().w[i];
-    top->cpu_rs_ready_i = (rnd() % 8) != 0;
+    top->cpu_rs_ready_i = rs_mode == 0 ? (rnd() % 8) != 0 : rs_mode == 2 && (cyc & 1);
     top->eval();
     bool tx = top->cpu_rq_valid_i && top->cpu_rq_ready_o;
     bool rx = top->cpu_rs_valid_o && top->cpu_rs_ready_i;
@@ -67,10 +96,22 @@ static void tick() {
     cyc++;
     if (tx) txq.pop_front();
     if (rx) {
-        done.push_back(f);
         int txn = (f.w[8] >> KTPU_FLIT_TXN_LSB) & 255;
-        done_at[txn] = ++done_count;
         int sx = (f.w[8] >> KTPU_FLIT_SRC_X_LSB) & 15, sy = (f.w[8] >> KTPU_FLIT_SRC_Y_LSB) & 15;
+        if (((f.w[8] >> KTPU_FLIT_TYPE_LSB) & 15) == KTPU_MSG_CL_WRITTEN) {
+            written(f, txn, sx << 4 | sy);
+            return;
+        }
+        done.push_back(f);
+        done_at[txn] = ++done_count;
+        auto em = emit_of.find(txn);
+        if (em != emit_of.end()) {
+            if (((f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255) == KTPU_CLERR_OK) owed[sx << 4 | sy].push_back(em->second);
+            emit_of.erase(em);
+        }
+        if (((f.w[0] >> KTPU_CD_STATUS_OP_LSB) & 15) == KTPU_CLOP_STATUS)
+            CHECK(owed[sx << 4 | sy].empty(), "STATUS answered by (%d,%d) with %zu CL_WRITTEN still owed", sx, sy,
+                  owed[sx << 4 | sy].size());
         // exactly one completion per instruction, from the cluster it went to
         CHECK(awaiting[txn] == 1 + (sx << 4 | sy), "completion for txn %d from (%d,%d): %s", txn, sx, sy,
               awaiting[txn] ? "sent to another cluster" : "not outstanding (duplicated or stray)");
@@ -89,6 +130,10 @@ static int issue(int c, const Ins &in, int flits = 1) {
     int txn = next_txn++;
     CHECK(!awaiting[txn], "txn %d reused while still outstanding", txn);
     awaiting[txn] = 1 + (x << 4 | y);
+    uint32_t w0 = in.w[KTPU_CI_OP_WORD];
+    if ((w0 & 15) == KTPU_CLOP_GEMM && (w0 >> KTPU_CI_OP_EMIT_LSB & 1) && !(w0 >> KTPU_CI_OP_FWD_LSB & 1))
+        emit_of[txn] = {txn, in.w[KTPU_CI_BASE_WORD], in.w[KTPU_CI_STRIDE_WORD],
+                        4 * (int)(in.w[KTPU_CI_SHAPE_WORD] & 0xFFFF), 8 * (int)(in.w[KTPU_CI_SHAPE_WORD] >> 16)};
     for (int k = 0; k < flits; k++) {
         Flit f;
         memset(&f, 0, sizeof f);
@@ -196,6 +241,21 @@ static void canary(uint32_t base, uint32_t bytes) {
 static void check_c(const char *what, uint32_t cbase, uint32_t ldc, int rows, int cols,
                     const uint16_t *ref, int ref_ld, uint32_t guard) {
     long bad = 0;
+    // tiles inside this C announced written: as they were then
+    for (size_t k = 0; k < snaps.size();) {
+        const Snap &sn = snaps[k];
+        if (sn.e.cbase < cbase || sn.e.cbase >= cbase + rows * ldc) { k++; continue; }
+        long diff = 0;
+        for (int r = 0, i = 0; r < sn.e.rows; r++)
+            for (int b = 0; b < sn.e.bytes; b++, i++) diff += dram_byte(sn.e.cbase + r * sn.e.ldc + b) != sn.b[i];
+        checks++;
+        if (diff) {
+            fails++;
+            printf("FAIL %s: the tile at 0x%x had %ld bytes still to be written when its CL_WRITTEN came\n", what,
+                   sn.e.cbase, diff);
+        }
+        snaps.erase(snaps.begin() + k);
+    }
     for (int i = 0; i < rows; i++)
         for (int j = 0; j < cols; j++) {
             uint32_t a = cbase + i * ldc + 2 * j;
@@ -536,6 +596,90 @@ static void failed_fill_test(int e, int peer) {
     }
 }
 
+// A fused drain whose C runs past the window: the GEMM starts (CL_DONE OK),
+// the burst of its second row band is refused, and its CL_WRITTEN says so
+// (CLERR_MEM, MEMST_WINDOW, the burst's address: the limit); STATUS shows
+// WRERR until a CLEAR; no byte past the limit is written.
+static void refused_write_test(int e) {
+    const int M = 8, K = 32, N = 16;
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    const uint32_t A = 0x50000, BT = 0x58000, ldc = 2 * N, C = WinLimit - 4 * ldc;
+    rnd_mx(qa.data(), sa.data(), M, K);
+    rnd_mx(qb.data(), sb.data(), N, K);
+    put_mx(A, K, qa.data(), sa.data(), M, K);
+    put_mx(BT, K, qb.data(), sb.data(), N, K);
+    canary(WinLimit, 4 * ldc + 64);
+    int t[] = {issue(e, i_fill(0, 1, 0, A, K, M / 4, 1)), issue(e, i_fill(1, 1, 0, BT, K, N / 4, 1)),
+               issue(e, i_gemm(0, 0, 0, M / 4, N / 4, 1, 0, 1, C, ldc)), issue(e, i_status(0))};
+    for (int k = 0; k < 3; k++) CHECK(code(wait_done(t[k])) == KTPU_CLERR_OK, "refused write: completion %d", k);
+    Flit st = wait_done(t[3]);
+    CHECK(st.w[KTPU_CD_FLAGS_WORD] & KTPU_CD_FLAGS_WRERR_MASK, "refused write: STATUS without WRERR (flags 0x%x)",
+          st.w[KTPU_CD_FLAGS_WORD]);
+    CHECK(written_err.size() == 1, "refused write: %zu CL_WRITTEN with an error, expected 1", written_err.size());
+    if (written_err.size() == 1) {
+        const Flit &f = written_err[0];
+        CHECK(code(f) == KTPU_CLERR_MEM && ((f.w[0] >> KTPU_CD_STATUS_MEMST_LSB) & 15) == KTPU_MEMST_WINDOW &&
+                  ((f.w[0] >> KTPU_CD_STATUS_OP_LSB) & 15) == KTPU_CLOP_GEMM && f.w[KTPU_CD_ADDR_WORD] == WinLimit,
+              "refused write: CL_WRITTEN status 0x%x address 0x%x (expected GEMM, CLERR_MEM, WINDOW, 0x%x)", f.w[0],
+              f.w[KTPU_CD_ADDR_WORD], WinLimit);
+    }
+    written_err.clear();
+    long bad = 0;
+    for (uint32_t x = WinLimit; x < WinLimit + 4 * ldc + 64; x++) bad += dram_byte(x) != Canary;
+    CHECK(bad == 0, "refused write: %ld bytes past the window written", bad);
+    CHECK(code(wait_done(issue(e, i_status(1)))) == KTPU_CLERR_OK, "refused write: STATUS CLEAR");
+    st = wait_done(issue(e, i_status(0)));
+    CHECK(!(st.w[KTPU_CD_FLAGS_WORD] & KTPU_CD_FLAGS_WRERR_MASK), "refused write: WRERR after the CLEAR");
+}
+
+// Twelve one-sub-tile tiles LOADed with K block 0, then twelve GEMMs that
+// ADD block 1 with EMIT back to back (ADD_EMIT: one command each, so they
+// start a few cycles apart), each into its own C: their bursts leave faster
+// than the agent's acknowledgements come back, so more tiles wait for their
+// CL_WRITTEN than the drain engine keeps marks for, and the last flit of a
+// tile waits for a free mark. Every tile announced written is whole
+// (check_c), in order, before the STATUS answer. Then again with the CPU's
+// response input closed for stall cycles and open every other cycle after,
+// the stall starting once the STATUS is sent (CL_WRITTENs pile up at the
+// node: its marks full, a tile's last flit held) or once the last GEMM has
+// answered (the last CL_WRITTEN waits when the STATUS could be answered):
+// the STATUS must never overtake a CL_WRITTEN.
+static void written_burst_test(int e, int stall, bool late) {
+    const int K = 64, T = 12;
+    std::vector<int8_t> qa(4 * K), qb(4 * K);
+    std::vector<uint8_t> sa(8), sb(8);
+    std::vector<uint32_t> tile(16);
+    std::vector<uint16_t> c(16);
+    const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000, ldc = 64;
+    rnd_mx(qa.data(), sa.data(), 4, K);
+    rnd_mx(qb.data(), sb.data(), 4, K);
+    put_mx(A, K, qa.data(), sa.data(), 4, K);
+    put_mx(BT, K, qb.data(), sb.data(), 4, K);
+    ktpu_ref_gemm_mx(4, 4, K, qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    canary(C - 64, T * 4 * ldc + 128);
+    // one group, K blocks 0 and 1 at entries 0 and 1
+    std::vector<int> t = {issue(e, i_fill(0, 1, 0, A, K, 1, 2)), issue(e, i_fill(1, 1, 0, BT, K, 1, 2))};
+    for (int k = 0; k < T; k++) t.push_back(issue(e, i_gemm(0, 0, k, 1, 1, 1, 0, 0, 0, 0)));
+    for (int k = 0; k < T; k++) t.push_back(issue(e, i_gemm(1, 1, k, 1, 1, 1, 1, 1, C + k * 4 * ldc, ldc)));
+    int ts = issue(e, i_status(0));
+    for (int pass = 0; pass < 2; pass++) {
+        if (stall && pass == late) {
+            rs_mode = 1;
+            for (int k = 0; k < stall; k++) tick();
+            rs_mode = 2;
+        }
+        if (!pass)
+            for (int x : t) CHECK(code(wait_done(x)) == KTPU_CLERR_OK, "written burst: completion");
+    }
+    CHECK(code(wait_done(ts)) == KTPU_CLERR_OK, "written burst: STATUS");
+    rs_mode = 0;
+    // the tiles one above the other, C rows padded to ldc: one C of 4T rows
+    std::vector<uint16_t> all(T * 16);
+    for (int k = 0; k < T; k++) std::copy(c.begin(), c.end(), all.begin() + 16 * k);
+    check_c("written burst", C, ldc, 4 * T, 4, all.data(), 4, 64);
+}
+
 // Split-K: cluster p does K-blocks [0, h), cluster q [h, nkb); q SENDs its
 // tile to p (ADD_PEER), p drains.
 // grant_first: the receiver's RECV goes out while the sender is idle (its
@@ -809,8 +953,16 @@ int main(int argc, char **argv) {
         error_test(0, 0);
         failed_fill_test(0, 0);
     }
+    refused_write_test(0);
+    for (int stall = 0; stall <= 200; stall += 25)
+        for (bool late : {false, true}) written_burst_test(ncl - 1, stall, late);
     if (bench) { fill_rate(0, 0, 64); fill_rate(0, 1, 64); }
     CHECK(top->stray_rq_o == 0 && top->stray_rs_o == 0, "stray flits %u %u", top->stray_rq_o, top->stray_rs_o);
+    size_t owing = 0;
+    for (auto &o : owed) owing += o.second.size();
+    CHECK(owing == 0 && snaps.empty() && written_err.empty(),
+          "tile-written completions: %zu still owed, %zu never compared with C, %zu unexpected errors", owing,
+          snaps.size(), written_err.size());
     // Each node's clock gate closed while it had nothing to do (the clusters
     // a test leaves idle, the gaps between tests), never for the whole run;
     // every check above passed with it.

@@ -40,8 +40,9 @@ static void send(unsigned op_word, const uint32_t *words, unsigned nwords)
     KTPU_REG(MESH_TX_SEND) = 1;
 }
 
-/* Wait for one CL_DONE; copies its payload words. Time-out: ~2^24 polls. */
-static int wait_done(uint32_t pl[8])
+/* Wait for one flit of this type (CL_DONE, CL_WRITTEN); copies its payload
+ * words. Time-out: ~2^24 polls. */
+static int wait_for(unsigned type, uint32_t pl[8])
 {
     for (uint32_t n = 0; n < (1u << 24); n++) {
         if (!(KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_RX_VALID_MASK))
@@ -50,7 +51,7 @@ static int wait_done(uint32_t pl[8])
         for (unsigned w = 0; w < 8; w++)
             pl[w] = KTPU_REG_AT(MESH_RX0, 1 + w);
         KTPU_REG(MESH_RX_POP) = 1;
-        if (((hdr & KTPU_FLIT_TYPE_MASK) >> KTPU_FLIT_TYPE_LSB) == KTPU_MSG_CL_DONE)
+        if (((hdr & KTPU_FLIT_TYPE_MASK) >> KTPU_FLIT_TYPE_LSB) == type)
             return 0;
         printf("gemm_one: unexpected flit 0x%08lx\n", (unsigned long)hdr);
     }
@@ -68,12 +69,11 @@ static void finish(uint32_t status, uint32_t detail, uint32_t cycles, uint32_t f
         ;
 }
 
-/* Run one instruction and wait for its answer; a CLERR ends the job. */
-static void exec(uint32_t op_word, const uint32_t *words, uint32_t t0)
+/* Wait for an answer of this type; a CLERR ends the job. */
+static void answer(unsigned type, uint32_t t0)
 {
     uint32_t pl[8];
-    send(op_word, words, 8);
-    if (wait_done(pl))
+    if (wait_for(type, pl))
         finish(KTPU_JOBST_TIMEOUT, 0, ktpu_read_mcycle() - t0, 0);
     uint32_t code = pl[KTPU_CD_STATUS_WORD] & KTPU_CD_STATUS_CODE_MASK;
     if (code != KTPU_CLERR_OK) {
@@ -82,6 +82,13 @@ static void exec(uint32_t op_word, const uint32_t *words, uint32_t t0)
         JOB(KTPU_JOB_ADDR_WORD) = pl[KTPU_CD_ADDR_WORD];
         finish(KTPU_JOBST_HWERR, code | op << KTPU_JOB_DETAIL_OP_LSB, ktpu_read_mcycle() - t0, 0);
     }
+}
+
+/* Run one instruction and wait for its answer. */
+static void exec(uint32_t op_word, const uint32_t *words, uint32_t t0)
+{
+    send(op_word, words, 8);
+    answer(KTPU_MSG_CL_DONE, t0);
 }
 
 int main(void)
@@ -127,20 +134,22 @@ int main(void)
     /* (nk = 1: the node runs the emit as a pass of its own, docs/node.md) */
     uint32_t wg[8] = {0, 0, 0, gm | gn << KTPU_CI_SHAPE_GN_LSB, nk, c, ldc, 0};
     exec(KTPU_CLOP_GEMM | KTPU_CI_OP_EMIT_MASK, wg, t0);
+    /* the tile is in DRAM: announced now, its counters after */
+    answer(KTPU_MSG_CL_WRITTEN, t0);
+    KTPU_REG(MBOX_ARG0) = 0;
+    KTPU_REG(MBOX_ARG1) = (GEMM_ONE_MODE == 2 ? m / 2u : m) << KTPU_MBOX_TILE_HI_LSB | n;
+    KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
+    if (GEMM_ONE_MODE == 3)
+        KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
     uint32_t pl[8];
     send(KTPU_CLOP_STATUS, wg, 1);
-    if (wait_done(pl))
+    if (wait_for(KTPU_MSG_CL_DONE, pl))
         finish(KTPU_JOBST_TIMEOUT, 0, ktpu_read_mcycle() - t0, 0);
     uint32_t cycles = ktpu_read_mcycle() - t0;
     for (unsigned i = 1; i < 8; i++)
         JOB(KTPU_JOB_CL_WORD + i) = pl[i];
     uint32_t flags = pl[KTPU_CD_FLAGS_WORD] & KTPU_CD_FLAGS_NUM_MASK;
 
-    KTPU_REG(MBOX_ARG0) = 0;
-    KTPU_REG(MBOX_ARG1) = (GEMM_ONE_MODE == 2 ? m / 2u : m) << KTPU_MBOX_TILE_HI_LSB | n;
-    KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
-    if (GEMM_ONE_MODE == 3)
-        KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
     if (GEMM_ONE_MODE == 5)
         for (;;)
             ;
