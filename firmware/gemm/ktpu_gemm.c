@@ -42,6 +42,9 @@ static struct {
     unsigned n_started;                /* clusters whose first sweep has started */
     uint32_t cl_words[MAXC][8];        /* cluster c's final STATUS, words 1..7 (finish() writes them) */
     unsigned ann_bm[MAXC], ann_bn[MAXC];   /* the next tile to announce, as row and column block */
+    unsigned written[MAXC];            /* cluster c's tiles in DRAM, not yet announced */
+    uint32_t ann_due;                  /* bit c: written[c] != 0 */
+    uint32_t job_flags;                /* the job's JOB_FLAGS word */
     volatile uint32_t *job;            /* the job block being run */
     unsigned jobst;
     uint32_t detail, addr, flags_out;
@@ -63,11 +66,11 @@ static void clear_job_state(void)
 {
     for (unsigned c = 0; c < MAXC; c++) {
         R.ready[c] = R.plan_done[c] = R.status_ok[c] = R.cl_err[c] = R.status_sent[c] = R.gemm_wait[c] = 0;
-        R.t_first_sweep[c] = R.pos[c] = 0;
+        R.t_first_sweep[c] = R.pos[c] = R.written[c] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = R.uniform = R.lead_done = R.single = 0;
-    R.lead_n = R.lo = R.n_started = 0;
+    R.lead_n = R.lo = R.n_started = R.ann_due = 0;
     R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
     R.jobst = KTPU_JOBST_DONE;
 }
@@ -89,26 +92,46 @@ static void hw_error(unsigned c, unsigned op, unsigned code, uint32_t addr, cons
 
 /* Cluster c's next tile is in DRAM (a CL_WRITTEN, or a split-K DRAIN's
  * completion: the node sends either once every burst of the tile is
- * acknowledged): announced on the mailbox, where the harness checks it. */
-static void tile_written(unsigned c, uint32_t job_flags)
+ * acknowledged). Counted here; announced by announce() when the CPU has
+ * nothing else to do, so that on 4 clusters, where the CPU is what the
+ * clusters wait for, the mailbox work never delays an instruction. */
+static inline void tile_written(unsigned c)
+{
+    if (R.cl_err[c]) return;
+    R.written[c]++;
+    R.ann_due |= 1u << c;
+}
+
+/* Cluster c's next tile, announced on the mailbox (where the harness
+ * checks it; the plan's tile order, column-block major). */
+static void announce_tile(unsigned c)
 {
     const struct ktpu_plan *p = &R.plan;
     /* in locals: the mailbox stores are volatile and could alias R */
     unsigned bm = R.ann_bm[c], bn = R.ann_bn[c];
-    if (R.cl_err[c]) return;
-    if (job_flags & KTPU_JOB_FLAGS_TILE_MBOX_MASK) {
+    if (R.job_flags & KTPU_JOB_FLAGS_TILE_MBOX_MASK) {
         unsigned g0 = bm * p->gm, h0 = bn * p->gn;
         unsigned gm = p->gmt - g0 < p->gm ? p->gmt - g0 : p->gm, gn = p->gnt - h0 < p->gn ? p->gnt - h0 : p->gn;
         KTPU_REG(MBOX_ARG0) = KTPU_FIELD(MBOX_TILE_HI, 4 * g0) | KTPU_FIELD(MBOX_TILE_LO, 4 * h0);
         KTPU_REG(MBOX_ARG1) = KTPU_FIELD(MBOX_TILE_HI, 4 * gm) | KTPU_FIELD(MBOX_TILE_LO, 4 * gn);
         KTPU_REG(MBOX_CMD) = KTPU_MBOX_CMD_TILE;
     }
-    if (++bm == p->ntm) {   /* the plan's tile order: column-block major */
+    if (++bm == p->ntm) {
         bm = 0;
         bn++;
     }
     R.ann_bm[c] = bm;
     R.ann_bn[c] = bn;
+}
+
+/* Every tile counted written, announced. */
+static void __attribute__((noinline)) announce(void)
+{
+    for (unsigned c = 0; R.ann_due; c++) {
+        if (!(R.ann_due & (1u << c))) continue;
+        R.ann_due &= ~(1u << c);
+        for (; R.written[c]; R.written[c]--) announce_tile(c);
+    }
 }
 
 /* An error completion, named (kept out of completion()'s common path). */
@@ -123,7 +146,7 @@ static void __attribute__((noinline)) completion_error(const struct ktpu_cl_done
     hw_error(d->cluster, d->op, d->code, d->code == KTPU_CLERR_MEM ? d->addr : 0, buf);
 }
 
-static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
+static void completion(const struct ktpu_cl_done *d)
 {
     unsigned c = d->cluster;
     if (d->code == KTPU_CLERR_NONFINITE) {
@@ -136,7 +159,7 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
         completion_error(d);
         return;
     }
-    if (d->tag & TAG_DRAIN) tile_written(c, job_flags);
+    if (d->tag & TAG_DRAIN) tile_written(c);
     if (d->op == KTPU_CLOP_STATUS && !(d->tag & TAG_CLEAR)) {
         uint32_t fl = d->w[KTPU_CD_FLAGS_WORD];
         /* kept in local RAM, written to the job block by finish(): a DRAM
@@ -158,6 +181,7 @@ static void completion(const struct ktpu_cl_done *d, uint32_t job_flags)
                      "a drain write burst was refused (CD_FLAGS WRERR): C is incomplete");
         else if (fl & KTPU_CD_FLAGS_STRAY_MASK)
             hw_error(c, KTPU_CLOP_STATUS, 0, 0, "peer data without an open stream (CD_FLAGS STRAY)");
+        if (R.single && !R.cl_err[c]) announce_tile(c);   /* its GEMM asked for no CL_WRITTEN */
     }
 }
 
@@ -176,19 +200,19 @@ static inline void sweep_started(unsigned c)
 /* Every completion goes through here: a FILL's without error (the most
  * common) asks for nothing, a GEMM's says its sweep started or (CL_WRITTEN)
  * its tile is in DRAM, the rest is completion()'s. */
-static inline void take(const struct ktpu_cl_done *d, uint32_t job_flags)
+static inline void take(const struct ktpu_cl_done *d)
 {
     if (d->code == KTPU_CLERR_OK) {
         if (d->op == KTPU_CLOP_FILL) return;
         if (d->op == KTPU_CLOP_GEMM) {
-            if (d->written) tile_written(d->cluster, job_flags);
+            if (d->written) tile_written(d->cluster);
             else sweep_started(d->cluster);
             return;
         }
     } else if (d->op == KTPU_CLOP_GEMM && !d->written) {
         R.gemm_wait[d->cluster]--;
     }
-    completion(d, job_flags);
+    completion(d);
 }
 
 static unsigned finish(unsigned ncl, uint32_t t0)
@@ -280,6 +304,14 @@ static uint32_t op_tag(const struct ktpu_plan_op *o)
     return o->kind == KTPU_CLOP_DRAIN ? TAG_DRAIN : 0;
 }
 
+/* An emitting GEMM asks for its CL_WRITTEN: its tile is announced as it
+ * lands. (A single plan's does not: its STATUS follows at once, and the
+ * tile is announced there, one completion fewer on the short job's path.) */
+static inline void ask_written(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
+{
+    if (o->kind == KTPU_CLOP_GEMM && o->emit) w[KTPU_CI_OP_WORD] |= KTPU_CI_OP_WRITTEN_MASK;
+}
+
 /* Cluster c's next instruction into R.next_w[c] (the CPU does this while
  * the clusters work, so that a freed credit is used at once). */
 static void prepare(unsigned c)
@@ -290,6 +322,7 @@ static void prepare(unsigned c)
         return;
     }
     ktpu_plan_encode(o, R.next_w[c]);
+    ask_written(o, R.next_w[c]);
     R.next_tag[c] = op_tag(o);
     R.ready[c] = 1;
     /* a stream ends with its STATUS: done now, not one plan call later */
@@ -318,6 +351,7 @@ static int produce(unsigned ncl)
     }
     unsigned e = R.lead_n & (R.ring - 1u);
     ktpu_plan_encode(o, R.ring_w[e]);
+    ask_written(o, R.ring_w[e]);
     R.ring_sel[e] = (uint8_t)ktpu_plan_shift_sel(o);
     R.ring_tag[e] = (uint8_t)op_tag(o);
     R.lead_n++;
@@ -445,6 +479,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
      * loop written out: the job's first instruction waits for this */
 #pragma GCC unroll 16
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
+    R.job_flags = j[KTPU_JOB_FLAGS_WORD];
     if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
     uint32_t bad_value = 0;
     struct ktpu_job_env env = {.present = R.present < 0 ? 0 : (unsigned)R.present, .max_clusters = MAXC,
@@ -541,9 +576,10 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         }
         int r;
         while ((r = ktpu_cl_poll(&R.cs, &d)) != 0) {
-            done++;
+            /* a CL_WRITTEN frees no credit: no send round for it alone */
+            done += r < 0 || !d.written;
             if (r < 0) continue;   /* counted in cs.stray */
-            take(&d, j[KTPU_JOB_FLAGS_WORD]);
+            take(&d);
             if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
         }
         R.n_send += sent;
@@ -551,6 +587,10 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         /* the last completion ends the loop at once (no further pass) */
         if ((done || !sent) && (stop || !R.live) && all_idle(ncl)) break;
         if (sent || done || (!stop && encode_ahead(ncl))) continue;
+        if (R.ann_due) {   /* idle: the tiles written meanwhile */
+            announce();
+            continue;
+        }
         /* nothing to send or encode: only a completion can change that */
         uint32_t tw = ktpu_read_mcycle();
         timed_out = wait_flit(limit);
@@ -565,6 +605,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         R.detail = KTPU_FIELD(JOB_DETAIL_CLUSTER, timed_out) | KTPU_FIELD(JOB_DETAIL_OP, op);
         printf("gemm: TIMEOUT: cluster %d (%u,%u) answered nothing for %lu cycles (%s outstanding)\n", timed_out,
                R.cs.cl[timed_out].x, R.cs.cl[timed_out].y, (unsigned long)limit, ktpu_clop_name(op));
+        announce();   /* the tiles written before it */
         return finish(ncl, t0);
     }
     if (stop) {
@@ -580,11 +621,12 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
             unsigned busy = 0;
             for (unsigned c = 0; c < ncl; c++) busy += R.cs.cl[c].outstanding;
             if (!busy) break;
-            if (ktpu_cl_poll(&R.cs, &d) > 0) take(&d, j[KTPU_JOB_FLAGS_WORD]);
+            if (ktpu_cl_poll(&R.cs, &d) > 0) take(&d);
             else if (ktpu_cl_timed_out(&R.cs, limit) >= 0) break;
         }
     }
     if (R.cs.stray) printf("gemm: %lu flits that were no completion of ours were dropped\n", (unsigned long)R.cs.stray);
+    announce();
     unsigned st = finish(ncl, t0);
     if (st == KTPU_JOBST_DONE && !(opt && opt->quiet)) {
         uint32_t cyc = job[KTPU_JOB_CYCLES_WORD];

@@ -255,7 +255,10 @@ int main(void)
         {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0, 0, 0},
         {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0, 0, 0},
         {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0, 0, 0},
-        {"C past DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_MX, 1, KTPU_JOBST_HWERR, 0, 8, 0, 0, 0, 0, 0},
+        /* two tiles (ACC 2), the second past DRAM: its GEMM asked for a
+         * CL_WRITTEN, which names the refusal (a single plan's does not ask:
+         * its STATUS's WRERR would say it, OP = STATUS) */
+        {"C past DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_MX, 1, KTPU_JOBST_HWERR, 0, 8, 0, 0, 2, 0, 0},
         {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
         /* last: the stuck cluster stays stuck */
         {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0, 0, 0},

@@ -17,8 +17,9 @@
 //           other FILL still in flight holds the start until it completes.
 //           Results: STATUS waits until the accumulator's issued-minus-
 //           retired count is zero and every drain write is acknowledged.
-//           With EMIT, a CL_WRITTEN (same txn) follows once the tile's last
-//           write burst is acknowledged: the sender may announce the tile.
+//           With EMIT and WRITTEN, a CL_WRITTEN (same txn) follows once the
+//           tile's last write burst is acknowledged: the sender may announce
+//           the tile.
 //   DRAIN   EMITs into ktpu_node_drain (MEM_WR bursts); answered when every
 //           burst is acknowledged.
 //   SEND    after the receiver's PEER_GRANT: SENDs, each FP22 sub-tile one
@@ -290,12 +291,13 @@ module ktpu_node #(
   assign nk     = w[ktpu_pkg::CI_NK_WORD][ktpu_pkg::CI_NK_NK_LSB +: 16];
   assign base   = w[ktpu_pkg::CI_BASE_WORD];
   assign stride = w[ktpu_pkg::CI_STRIDE_WORD];
-  logic i_side, i_acc, i_emit, i_fwd, i_clear;
+  logic i_side, i_acc, i_emit, i_written, i_fwd, i_clear;
   logic [1:0] i_fmt;
   assign i_side  = w[0][ktpu_pkg::CI_OP_SIDE_LSB];
   assign i_fmt   = w[0][ktpu_pkg::CI_OP_FMT_LSB +: 2];
   assign i_acc   = w[0][ktpu_pkg::CI_OP_ACC_LSB];
   assign i_emit  = w[0][ktpu_pkg::CI_OP_EMIT_LSB];
+  assign i_written = w[0][ktpu_pkg::CI_OP_WRITTEN_LSB];
   assign i_fwd   = w[0][ktpu_pkg::CI_OP_FWD_LSB];
   assign i_clear = w[0][ktpu_pkg::CI_OP_CLEAR_LSB];
 
@@ -368,7 +370,7 @@ module ktpu_node #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   // Drain to memory. A job's tag comes back when the job is written:
-  // {a GEMM's fused drain (CL_WRITTEN wanted), its sender, its txn}.
+  // {a GEMM's fused drain that asked for CL_WRITTEN, its sender, its txn}.
   logic         job_push, job_full, dr_v, dr_r, dr_busy, wr_v, wr_r;
   logic [287:0] dr_f;
   logic [16:0]  wr_tag;
@@ -376,7 +378,7 @@ module ktpu_node #(
                     .Mem1X(Mem1X), .Mem1Y(Mem1Y), .PortBit(PortBit)) u_drain (
     .clk_i(gclk), .rst_i(rst_i),
     .job_push_i(job_push), .job_base_i(base), .job_stride_i(stride), .job_gm_i(gm),
-    .job_gn_i(gn), .job_tag_i({op == OpGemm, i_sx, i_sy, i_txn}), .job_full_o(job_full),
+    .job_gn_i(gn), .job_tag_i({op == OpGemm && i_written, i_sx, i_sy, i_txn}), .job_full_o(job_full),
     .emit_valid_i(emit_v), .emit_ready_o(emit_r), .emit_data_i(emit_d),
     .out_valid_o(dr_v), .out_ready_i(dr_r), .out_flit_o(dr_f),
     .ack_i(wrack_in), .written_valid_o(wr_v), .written_ready_i(wr_r), .written_tag_o(wr_tag),

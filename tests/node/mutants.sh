@@ -62,7 +62,8 @@ mutants=(
   "written_one_burst_early|ktpu_node_drain.sv|s/\.wdata_i\(\{otag_q, sent_q\}\)/.wdata_i({otag_q, sent_q - 16'd1})/"
   "written_marks_overrun|ktpu_node_drain.sv|s/assign ohold       = ost_q == 3'd5 && oend_q && mk_full;/assign ohold       = 1'b0;/"
   "written_never|ktpu_node.sv|s/if \(wr_v && wr_r && wr_tag\[16\]\)/if (wr_v \&\& wr_r \&\& 1'b0)/"
-  "written_for_drain_too|ktpu_node.sv|s/\.job_tag_i\(\{op == OpGemm,/.job_tag_i({1'b1,/"
+  "written_for_drain_too|ktpu_node.sv|s/\.job_tag_i\(\{op == OpGemm && i_written,/.job_tag_i({1'b1,/"
+  "written_unasked|ktpu_node.sv|s/\.job_tag_i\(\{op == OpGemm && i_written,/.job_tag_i({op == OpGemm,/"
   "written_error_dropped|ktpu_node.sv|s/if \(wrerr_q\) begin   \/\/ a write refused/if (1'b0) begin   \/\/ a write refused/"
   "status_before_written|ktpu_node.sv|s/ && !rd_v_q && !wn_v_q;/ \&\& !rd_v_q;/"
 )

@@ -50,8 +50,8 @@ static unsigned long done_count;
 static int outstanding[16][16];
 static int awaiting[256];   // txn -> 1 + the cluster it was sent to, 0 while not outstanding
 
-// Tile-written completions. A GEMM with EMIT whose CL_DONE says OK owes one
-// CL_WRITTEN, in issue order per cluster, before that cluster's next STATUS
+// Tile-written completions. A GEMM with EMIT and WRITTEN whose CL_DONE says
+// OK owes one CL_WRITTEN, in issue order per cluster, before that cluster's next STATUS
 // answer. On its arrival the tile's bytes are copied; the scenario's
 // check_c later finds them equal to the final C, so the tile was whole when
 // the node said it was written.
@@ -131,7 +131,8 @@ static int issue(int c, const Ins &in, int flits = 1) {
     CHECK(!awaiting[txn], "txn %d reused while still outstanding", txn);
     awaiting[txn] = 1 + (x << 4 | y);
     uint32_t w0 = in.w[KTPU_CI_OP_WORD];
-    if ((w0 & 15) == KTPU_CLOP_GEMM && (w0 >> KTPU_CI_OP_EMIT_LSB & 1) && !(w0 >> KTPU_CI_OP_FWD_LSB & 1))
+    if ((w0 & 15) == KTPU_CLOP_GEMM && (w0 >> KTPU_CI_OP_EMIT_LSB & 1) && (w0 >> KTPU_CI_OP_WRITTEN_LSB & 1) &&
+        !(w0 >> KTPU_CI_OP_FWD_LSB & 1))
         emit_of[txn] = {txn, in.w[KTPU_CI_BASE_WORD], in.w[KTPU_CI_STRIDE_WORD],
                         4 * (int)(in.w[KTPU_CI_SHAPE_WORD] & 0xFFFF), 8 * (int)(in.w[KTPU_CI_SHAPE_WORD] >> 16)};
     for (int k = 0; k < flits; k++) {
@@ -177,7 +178,10 @@ static Ins i_fill(int side, int fmt, int off, uint32_t base, uint32_t stride, in
 static Ins i_gemm(int aoff, int boff, int toff, int gm, int gn, int nk, int acc, int emit,
                   uint32_t cbase, uint32_t cstride) {
     Ins i = {};
-    i.w[KTPU_CI_OP_WORD] = KTPU_CLOP_GEMM | acc << KTPU_CI_OP_ACC_LSB | emit << KTPU_CI_OP_EMIT_LSB;
+    // an emitting GEMM asks for its CL_WRITTEN (written_burst_test also
+    // sends some that do not, and the bit without EMIT)
+    i.w[KTPU_CI_OP_WORD] = KTPU_CLOP_GEMM | acc << KTPU_CI_OP_ACC_LSB | emit << KTPU_CI_OP_EMIT_LSB |
+                           emit << KTPU_CI_OP_WRITTEN_LSB;
     i.w[KTPU_CI_OFF_WORD] = (uint32_t)aoff | (uint32_t)boff << 16;
     i.w[KTPU_CI_TOFF_WORD] = (uint32_t)toff;
     i.w[KTPU_CI_SHAPE_WORD] = (uint32_t)gm | (uint32_t)gn << 16;
@@ -633,7 +637,7 @@ static void refused_write_test(int e) {
     CHECK(!(st.w[KTPU_CD_FLAGS_WORD] & KTPU_CD_FLAGS_WRERR_MASK), "refused write: WRERR after the CLEAR");
 }
 
-// Twelve one-sub-tile tiles LOADed with K block 0, then twelve GEMMs that
+// Sixteen one-sub-tile tiles LOADed with K block 0, then sixteen GEMMs that
 // ADD block 1 with EMIT back to back (ADD_EMIT: one command each, so they
 // start a few cycles apart), each into its own C: their bursts leave faster
 // than the agent's acknowledgements come back, so more tiles wait for their
@@ -646,7 +650,7 @@ static void refused_write_test(int e) {
 // answered (the last CL_WRITTEN waits when the STATUS could be answered):
 // the STATUS must never overtake a CL_WRITTEN.
 static void written_burst_test(int e, int stall, bool late) {
-    const int K = 64, T = 12;
+    const int K = 64, T = 16;
     std::vector<int8_t> qa(4 * K), qb(4 * K);
     std::vector<uint8_t> sa(8), sb(8);
     std::vector<uint32_t> tile(16);
@@ -660,8 +664,18 @@ static void written_burst_test(int e, int stall, bool late) {
     canary(C - 64, T * 4 * ldc + 128);
     // one group, K blocks 0 and 1 at entries 0 and 1
     std::vector<int> t = {issue(e, i_fill(0, 1, 0, A, K, 1, 2)), issue(e, i_fill(1, 1, 0, BT, K, 1, 2))};
-    for (int k = 0; k < T; k++) t.push_back(issue(e, i_gemm(0, 0, k, 1, 1, 1, 0, 0, 0, 0)));
-    for (int k = 0; k < T; k++) t.push_back(issue(e, i_gemm(1, 1, k, 1, 1, 1, 1, 1, C + k * 4 * ldc, ldc)));
+    // the LOADs carry WRITTEN without EMIT (nothing to answer), the first
+    // three emitting GEMMs do not ask (no CL_WRITTEN may come for them)
+    for (int k = 0; k < T; k++) {
+        Ins g = i_gemm(0, 0, k, 1, 1, 1, 0, 0, 0, 0);
+        g.w[0] |= 1u << KTPU_CI_OP_WRITTEN_LSB;
+        t.push_back(issue(e, g));
+    }
+    for (int k = 0; k < T; k++) {
+        Ins g = i_gemm(1, 1, k, 1, 1, 1, 1, 1, C + k * 4 * ldc, ldc);
+        if (k < 3) g.w[0] &= ~(1u << KTPU_CI_OP_WRITTEN_LSB);
+        t.push_back(issue(e, g));
+    }
     int ts = issue(e, i_status(0));
     for (int pass = 0; pass < 2; pass++) {
         if (stall && pass == late) {
@@ -954,7 +968,7 @@ int main(int argc, char **argv) {
         failed_fill_test(0, 0);
     }
     refused_write_test(0);
-    for (int stall = 0; stall <= 200; stall += 25)
+    for (int stall = 0; stall <= 300; stall += 50)
         for (bool late : {false, true}) written_burst_test(ncl - 1, stall, late);
     if (bench) { fill_rate(0, 0, 64); fill_rate(0, 1, 64); }
     CHECK(top->stray_rq_o == 0 && top->stray_rs_o == 0, "stray flits %u %u", top->stray_rq_o, top->stray_rs_o);

@@ -133,7 +133,7 @@ int main(void)
     exec(fill | 1u << KTPU_CI_OP_SIDE_LSB, wb, t0);
     /* (nk = 1: the node runs the emit as a pass of its own, docs/node.md) */
     uint32_t wg[8] = {0, 0, 0, gm | gn << KTPU_CI_SHAPE_GN_LSB, nk, c, ldc, 0};
-    exec(KTPU_CLOP_GEMM | KTPU_CI_OP_EMIT_MASK, wg, t0);
+    exec(KTPU_CLOP_GEMM | KTPU_CI_OP_EMIT_MASK | KTPU_CI_OP_WRITTEN_MASK, wg, t0);
     /* the tile is in DRAM: announced now, its counters after */
     answer(KTPU_MSG_CL_WRITTEN, t0);
     KTPU_REG(MBOX_ARG0) = 0;
