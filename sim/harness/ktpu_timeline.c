@@ -32,7 +32,7 @@ static const struct {
     const char *fn, *phase;
 } phase_of_fn[] = {
     {"wait_flit", "wait"},          {"ktpu_cl_timed_out", "wait"}, {"ktpu_cl_poll", "completion"},
-    {"completion*", "completion"},  {"announce", "completion"},    {"ktpu_cl_issue*", "issue"},
+    {"completion*", "completion"},  {"announce*", "completion"},   {"ktpu_cl_issue*", "issue"},
     {"ktpu_mesh_send*", "issue"},   {"ktpu_plan_*", "plan"},       {"tile_*", "plan"},
     {"produce", "plan"},            {"prepare", "plan"},           {"encode_ahead", "plan"},
     {"next_for", "plan"},           {"udiv", "plan"},              {"ktpu_job_check", "plan"},
