@@ -304,11 +304,13 @@ static uint32_t op_tag(const struct ktpu_plan_op *o)
     return o->kind == KTPU_CLOP_DRAIN ? TAG_DRAIN : 0;
 }
 
-/* An emitting GEMM asks for its CL_WRITTEN: its tile is announced as it
- * lands. (A single plan's does not: its STATUS follows at once, and the
- * tile is announced there, one completion fewer on the short job's path.) */
-static inline void ask_written(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
+/* The planner's words of o, and an emitting GEMM asks for its CL_WRITTEN:
+ * its tile is announced as it lands. (A single plan's, encoded by
+ * encode_single, does not: its STATUS follows at once and the tile is
+ * announced there, one completion fewer on the short job's path.) */
+static inline void encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
 {
+    ktpu_plan_encode(o, w);
     if (o->kind == KTPU_CLOP_GEMM && o->emit) w[KTPU_CI_OP_WORD] |= KTPU_CI_OP_WRITTEN_MASK;
 }
 
@@ -321,8 +323,7 @@ static void prepare(unsigned c)
         R.plan_done[c] = 1;
         return;
     }
-    ktpu_plan_encode(o, R.next_w[c]);
-    ask_written(o, R.next_w[c]);
+    encode(o, R.next_w[c]);
     R.next_tag[c] = op_tag(o);
     R.ready[c] = 1;
     /* a stream ends with its STATUS: done now, not one plan call later */
@@ -350,8 +351,7 @@ static int produce(unsigned ncl)
         return 0;
     }
     unsigned e = R.lead_n & (R.ring - 1u);
-    ktpu_plan_encode(o, R.ring_w[e]);
-    ask_written(o, R.ring_w[e]);
+    encode(o, R.ring_w[e]);
     R.ring_sel[e] = (uint8_t)ktpu_plan_shift_sel(o);
     R.ring_tag[e] = (uint8_t)op_tag(o);
     R.lead_n++;

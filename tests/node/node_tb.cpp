@@ -62,20 +62,22 @@ struct Snap { Emit e; std::vector<uint8_t> b; };
 static std::vector<Snap> snaps;
 static std::vector<Flit> written_err;            // CL_WRITTEN with an error code
 static uint8_t dram_byte(uint32_t addr);
+static int code(const Flit &f) { return (f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255; }
+static std::vector<uint8_t> tile_bytes(const Emit &e) {   // the tile's C bytes in DRAM now
+    std::vector<uint8_t> b;
+    for (int r = 0; r < e.rows; r++)
+        for (int x = 0; x < e.bytes; x++) b.push_back(dram_byte(e.cbase + r * e.ldc + x));
+    return b;
+}
 static void written(const Flit &f, int txn, int key) {
     auto &q = owed[key];
     CHECK(!q.empty() && q.front().txn == txn, "CL_WRITTEN for txn %d from (%d,%d): %s", txn, key >> 4, key & 15,
           q.empty() ? "none owed" : "out of order");
     if (q.empty() || q.front().txn != txn) return;
-    Snap sn = {q.front(), {}};
+    Emit e = q.front();
     q.pop_front();
-    if (((f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255) != KTPU_CLERR_OK) {
-        written_err.push_back(f);
-        return;
-    }
-    for (int r = 0; r < sn.e.rows; r++)
-        for (int b = 0; b < sn.e.bytes; b++) sn.b.push_back(dram_byte(sn.e.cbase + r * sn.e.ldc + b));
-    snaps.push_back(sn);
+    if (code(f) != KTPU_CLERR_OK) written_err.push_back(f);
+    else snaps.push_back({e, tile_bytes(e)});
 }
 
 static int rs_mode;   // the CPU's response input: 0 random back-pressure, 1 closed, 2 every other cycle
@@ -106,7 +108,7 @@ static void tick() {
         done_at[txn] = ++done_count;
         auto em = emit_of.find(txn);
         if (em != emit_of.end()) {
-            if (((f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255) == KTPU_CLERR_OK) owed[sx << 4 | sy].push_back(em->second);
+            if (code(f) == KTPU_CLERR_OK) owed[sx << 4 | sy].push_back(em->second);
             emit_of.erase(em);
         }
         if (((f.w[0] >> KTPU_CD_STATUS_OP_LSB) & 15) == KTPU_CLOP_STATUS)
@@ -163,8 +165,6 @@ static Flit wait_done(int txn, long limit = 200000) {
     printf("node bench: %llu checks, %llu failed (stopped: time-out)\n", checks, fails + 1);
     exit(1);
 }
-static int code(const Flit &f) { return (f.w[0] >> KTPU_CD_STATUS_CODE_LSB) & 255; }
-
 static Ins i_fill(int side, int fmt, int off, uint32_t base, uint32_t stride, int groups, int per) {
     Ins i = {};
     i.w[KTPU_CI_OP_WORD] = KTPU_CLOP_FILL | side << KTPU_CI_OP_SIDE_LSB | fmt << KTPU_CI_OP_FMT_LSB;
@@ -249,9 +249,9 @@ static void check_c(const char *what, uint32_t cbase, uint32_t ldc, int rows, in
     for (size_t k = 0; k < snaps.size();) {
         const Snap &sn = snaps[k];
         if (sn.e.cbase < cbase || sn.e.cbase >= cbase + rows * ldc) { k++; continue; }
+        std::vector<uint8_t> now = tile_bytes(sn.e);
         long diff = 0;
-        for (int r = 0, i = 0; r < sn.e.rows; r++)
-            for (int b = 0; b < sn.e.bytes; b++, i++) diff += dram_byte(sn.e.cbase + r * sn.e.ldc + b) != sn.b[i];
+        for (size_t i = 0; i < now.size(); i++) diff += now[i] != sn.b[i];
         checks++;
         if (diff) {
             fails++;
