@@ -48,7 +48,8 @@ module ktpu_mem_agent #(
   parameter int Y          = 0,
   parameter int AddrBits   = 24,   // DRAM byte address bits
   parameter int RspDepth   = 128,  // read beats in flight + buffered (>= latency + a few)
-  parameter int QueueDepth = 4     // requests queued ahead of the issuer, and in flight
+  parameter int QueueDepth = ktpu_pkg::MEM_STREAMS   // requests queued ahead of the issuer,
+                                                      // and streams in flight
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_i,

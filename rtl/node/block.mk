@@ -1,6 +1,7 @@
-# Cluster node (docs/node.md): instruction queue, sequencer, drain, node top around the cluster
+# Cluster node (docs/node.md): instruction queue, sequencer, fills, drain, node top around the cluster
 # datapath, the accumulator and the L1 lane banks.
-RTL.node := rtl/node/ktpu_node_iq.sv rtl/node/ktpu_node_seq.sv rtl/node/ktpu_node_drain.sv rtl/node/ktpu_node.sv
+RTL.node := rtl/node/ktpu_node_iq.sv rtl/node/ktpu_node_seq.sv rtl/node/ktpu_node_fill.sv rtl/node/ktpu_node_drain.sv \
+            rtl/node/ktpu_node.sv
 RTL_USES.node := ram fifo delay clk_gate cluster_dp acc
 
 SYNTH_BLOCKS += node

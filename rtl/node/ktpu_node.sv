@@ -4,8 +4,9 @@
 // executed in order by the engine below and each is answered by one CL_DONE
 // (layouts: data/ktpu.def "cluster node"; design: docs/node.md).
 //
-//   FILL    one MEM_RD to the memory agent; retires at once into a fill
-//           slot (NODE_FILL_SLOTS in flight, txn = slot); MEM_DATA flits are
+//   FILL    one MEM_RD to the memory agent (two with two agents, half the
+//           row groups each); retires at once into a fill slot of
+//           ktpu_node_fill (NODE_FILL_SLOTS in flight); MEM_DATA flits are
 //           written to L1 by their (entry, word) tag and counted per K block;
 //           CL_DONE when the last word lands (or the agent refuses: CLERR_MEM).
 //   GEMM    waits for the previous sweep, starts the sweep (ktpu_node_seq)
@@ -32,7 +33,7 @@
 // nothing until a STATUS CLEAR, so no tile is computed from, or drained
 // after, an L1 region the refused FILL left stale. No GEMM can have started
 // on it: the agent refuses a read whole, before any data, and a GEMM streams
-// a FILL only once its first word has landed.
+// a FILL only once a word of each of its reads has landed.
 //
 // No deadlock (docs/noc.md, docs/node.md): response-plane input is always
 // taken (L1 write, counters, grant table); request-plane input takes
@@ -44,8 +45,9 @@ module ktpu_node #(
   parameter int unsigned Y        = 1,
   parameter int unsigned MemX     = ktpu_pkg::NODE_MEM_X,
   parameter int unsigned MemY     = ktpu_pkg::NODE_MEM_Y,
-  // a second memory agent: a read or write burst whose DRAM offset has bit
-  // PortBit set goes to (Mem1X, Mem1Y) instead (docs/soc.md)
+  // a second memory agent at (Mem1X, Mem1Y): a FILL reads half its row
+  // groups from each agent, a write burst whose DRAM offset has bit PortBit
+  // set goes to the second (docs/soc.md)
   parameter int unsigned MemPorts = 1,
   parameter int unsigned Mem1X    = ktpu_pkg::NODE_MEM1_X,
   parameter int unsigned Mem1Y    = ktpu_pkg::NODE_MEM1_Y,
@@ -75,19 +77,18 @@ module ktpu_node #(
   localparam int unsigned L1W = $clog2(L1Depth);
   localparam int unsigned TW  = $clog2(AccDepth);
   localparam int unsigned H   = ktpu_pkg::FLIT_HDR_LSB;
-  localparam int unsigned NSlot = ktpu_pkg::NODE_FILL_SLOTS;
-  localparam logic [3:0] TyRd = 4'(ktpu_pkg::MSG_MEM_RD), TyWr = 4'(ktpu_pkg::MSG_MEM_WR);
+  localparam logic [3:0] TyWr = 4'(ktpu_pkg::MSG_MEM_WR);
   localparam logic [3:0] TyIns = 4'(ktpu_pkg::MSG_CL_INSTR), TyPd = 4'(ktpu_pkg::MSG_PEER_DATA);
-  localparam logic [3:0] TyData = 4'(ktpu_pkg::MSG_MEM_DATA), TyAck = 4'(ktpu_pkg::MSG_MEM_ACK);
+  localparam logic [3:0] TyAck = 4'(ktpu_pkg::MSG_MEM_ACK);
   localparam logic [3:0] TyDone = 4'(ktpu_pkg::MSG_CL_DONE), TyGr = 4'(ktpu_pkg::MSG_PEER_GRANT);
   localparam logic [3:0] TyWritten = 4'(ktpu_pkg::MSG_CL_WRITTEN);
   localparam logic [3:0] OpFill = 4'(ktpu_pkg::CLOP_FILL), OpGemm = 4'(ktpu_pkg::CLOP_GEMM);
   localparam logic [3:0] OpDrain = 4'(ktpu_pkg::CLOP_DRAIN), OpSend = 4'(ktpu_pkg::CLOP_SEND);
   localparam logic [3:0] OpRecv = 4'(ktpu_pkg::CLOP_RECV), OpStatus = 4'(ktpu_pkg::CLOP_STATUS);
 
-  if (NSlot != 4 || ktpu_pkg::ENTRY_WORDS != 4 || (1 << L1W) != L1Depth ||
+  if (ktpu_pkg::ENTRY_WORDS != 4 || (1 << L1W) != L1Depth ||
       (1 << TW) != AccDepth || MemPorts < 1 || MemPorts > 2 || PortBit > 31) begin : gen_bad_params
-    $error("ktpu_node: 4 fill slots, 4-lane entries, power-of-two depths, 1 or 2 memory ports");
+    $error("ktpu_node: 4-lane entries, power-of-two depths, 1 or 2 memory ports");
   end
 
   function automatic logic [287:0] mkflit(input logic [3:0] dx, input logic [3:0] dy,
@@ -158,7 +159,7 @@ module ktpu_node #(
   // ==== engine state ==========================================================
   logic        eng_v_q;                 // completion/grant flit waiting to leave
   logic [287:0] eng_f_q;
-  logic        eng_take, fill_take;
+  logic        eng_take;
   logic        ph_q;                     // phase 1 of DRAIN / SEND / RECV
   logic        recv_start;
   logic [15:0] recv_n;
@@ -198,66 +199,36 @@ module ktpu_node #(
   // ==== response-plane input: L1 fills, acks, grants ==========================
   assign rs_in_ready_o = 1'b1;
   logic [3:0]  rs_ty;
-  logic [7:0]  rs_txn;
-  logic [31:0] rs_tag, rs_ack;
+  logic [31:0] rs_ack;
   assign rs_ty  = hdr4(rs_in_flit_i, ktpu_pkg::FLIT_TYPE_LSB);
-  assign rs_txn = rs_in_flit_i[H + ktpu_pkg::FLIT_TXN_LSB +: 8];
-  assign rs_tag = rs_in_flit_i[32*ktpu_pkg::DATA_TAG_WORD +: 32];
   assign rs_ack = rs_in_flit_i[32*ktpu_pkg::ACK_STATUS_WORD +: 32];
-
-  logic        data_in, rdack_in, wrack_in, grant_in;
-  logic [1:0]  d_slot;
-  assign d_slot   = rs_txn[1:0];
-  assign data_in  = rs_in_valid_i && rs_ty == TyData && rs_txn[7:2] == 6'h28;
-  assign rdack_in = rs_in_valid_i && rs_ty == TyAck && rs_txn[7:2] == 6'h28 &&
-                    rs_ack[ktpu_pkg::ACK_STATUS_OP_LSB +: 4] == TyRd;
+  logic        wrack_in, grant_in;
   assign wrack_in = rs_in_valid_i && rs_ty == TyAck &&
                     rs_ack[ktpu_pkg::ACK_STATUS_OP_LSB +: 4] == TyWr;
   assign grant_in = rs_in_valid_i && rs_ty == TyGr;
 
-  // Fill slots.
-  logic [NSlot-1:0] sl_v_q, sl_side_q, sl_nf_q, sl_err_q;
-  logic [NSlot-1:0] sl_got_q;           // a word has landed: the agent accepted the read
-  logic             poison_q;           // a FILL was refused since the last STATUS CLEAR
-  logic [L1W-1:0]   sl_off_q [NSlot];
-  logic [15:0]      sl_gm_q [NSlot], sl_nk_q [NSlot];   // the FILL's shape
-  logic [15:0]      sl_blk_q [NSlot];   // K blocks landed (every group's entry of the block): NK = done
-  logic [15:0]      sl_bw_q [NSlot];    // words of the current K block still to land
-  logic [3:0]       sl_memst_q [NSlot], sl_x_q [NSlot], sl_y_q [NSlot];
-  logic [7:0]       sl_txn_q [NSlot];
-  logic [31:0]      sl_addr_q [NSlot];
-  logic             fill_alloc;
-  logic [1:0]       free_slot, done_slot;
-  logic             have_free, have_done;
-  always_comb begin
-    have_free = 1'b0; free_slot = '0;
-    have_done = 1'b0; done_slot = '0;
-    for (int s = NSlot - 1; s >= 0; s--) begin
-      if (!sl_v_q[s]) begin have_free = 1'b1; free_slot = 2'(s); end
-      if (sl_v_q[s] && (sl_blk_q[s] == sl_nk_q[s] || sl_err_q[s])) begin
-        have_done = 1'b1; done_slot = 2'(s);
-      end
-    end
-  end
-
+  // Fills: the MEM_RD requests, the slots, the L1 writes, the streaming
+  // start (ktpu_node_fill, below the head's fields).
+  logic           fill_alloc, fill_ready, fills_busy, fill_nf, poison_q;
+  logic           rd_v, rd_r, fill_v;
+  logic [287:0]   rd_f, fill_f;
+  logic [3:0]     l1a_we, l1b_we;
+  logic [L1W-1:0] l1_waddr;
+  logic           gemm_go, fills_ok, kb_ready, stat_clear;
+  logic [15:0]    seq_kb;
   // L1: per side four lane banks of 232 bits ({scale, 32 x int7}), written by
   // MEM_DATA (one word per flit), read together as one 928-bit entry.
-  logic [L1W-1:0] l1_waddr, l1a_raddr, l1b_raddr;
+  logic [L1W-1:0] l1a_raddr, l1b_raddr;
   logic           l1_re;
-  logic [1:0]     d_lane;
   logic [231:0]   l1a_q [4], l1b_q [4];
-  assign d_lane   = rs_tag[ktpu_pkg::DATA_TAG_WORD_LSB +: 2];
-  assign l1_waddr = sl_off_q[d_slot] + L1W'(rs_tag[ktpu_pkg::DATA_TAG_ENTRY_LSB +: 16]);
   for (genvar l = 0; l < 4; l++) begin : gen_l1
     ktpu_ram #(.Width(232), .Depth(L1Depth), .ReadLatency(ktpu_pkg::L1_READ_LATENCY),
                .Primitive("block")) u_l1a (
-      .clk_i(gclk), .we_i(data_in && !sl_side_q[d_slot] && d_lane == 2'(l)),
-      .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
+      .clk_i(gclk), .we_i(l1a_we[l]), .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
       .re_i(l1_re), .raddr_i(l1a_raddr), .rdata_o(l1a_q[l]));
     ktpu_ram #(.Width(232), .Depth(L1Depth), .ReadLatency(ktpu_pkg::L1_READ_LATENCY),
                .Primitive("block")) u_l1b (
-      .clk_i(gclk), .we_i(data_in && sl_side_q[d_slot] && d_lane == 2'(l)),
-      .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
+      .clk_i(gclk), .we_i(l1b_we[l]), .waddr_i(l1_waddr), .wdata_i(rs_in_flit_i[231:0]),
       .re_i(l1_re), .raddr_i(l1b_raddr), .rdata_o(l1b_q[l]));
   end
 
@@ -311,10 +282,22 @@ module ktpu_node #(
     else if (poison_q && op != OpFill && op != OpStatus) err = 8'(ktpu_pkg::CLERR_FILLFAIL);
   end
 
+  ktpu_node_fill #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts),
+                   .Mem1X(Mem1X), .Mem1Y(Mem1Y), .L1Depth(L1Depth)) u_fill (
+    .clk_i(gclk), .rst_i(rst_i),
+    .ready_o(fill_ready), .alloc_i(fill_alloc), .side_i(i_side), .off_i(L1W'(aoff)), .gm_i(gm),
+    .nk_i(nk), .base_i(base), .stride_i(stride), .fmt_i(i_fmt), .sx_i(i_sx), .sy_i(i_sy), .txn_i(i_txn),
+    .rd_valid_o(rd_v), .rd_ready_i(rd_r), .rd_flit_o(rd_f),
+    .rs_valid_i(rs_in_valid_i), .rs_flit_i(rs_in_flit_i),
+    .l1a_we_o(l1a_we), .l1b_we_o(l1b_we), .l1_waddr_o(l1_waddr),
+    .g_nk_i(nk), .g_aoff_i(L1W'(aoff)), .g_boff_i(L1W'(boff)), .g_start_i(gemm_go), .seq_kb_i(seq_kb),
+    .fills_ok_o(fills_ok), .kb_ready_o(kb_ready),
+    .done_valid_o(fill_v), .done_ready_i(rs_out_ready_i), .done_flit_o(fill_f),
+    .clear_i(stat_clear), .poison_o(poison_q), .busy_o(fills_busy), .nf_o(fill_nf)
+  );
+
   // ==== the datapath: sequencer, chain, accumulator ============================
   logic        seq_start, seq_busy, seq_free, seq_stall, seq_pad, seq_starved, issue;
-  logic        kb_ready;
-  logic [15:0] seq_kb;
   logic [1:0]  seq_mode;
   logic        cmd_valid, cmd_ready, peer_ready;
   logic [2:0]  cmd_op;
@@ -351,7 +334,7 @@ module ktpu_node #(
     .clk_i(gclk), .en_i(1'b1), .d_i({sb, sa}), .q_o(scales)
   );
 
-  logic         emit_v, emit_r, pout_v, pout_r, acc_busy, stat_clear;
+  logic         emit_v, emit_r, pout_v, pout_r, acc_busy;
   logic [255:0] emit_d;
   logic [351:0] pout_d;
   logic [2:0]   acc_flags;
@@ -425,21 +408,20 @@ module ktpu_node #(
   end
 
   // ==== request-plane output: MEM_RD, drain bursts, peer data ================
-  logic        rd_v_q;
-  logic [287:0] rd_f_q;
   logic        lock_q;
   logic [1:0]  lsrc_q, sel;
   always_comb begin
     if (lock_q)      sel = lsrc_q;
-    else if (rd_v_q) sel = 2'd0;
+    else if (rd_v)   sel = 2'd0;
     else if (pk_v)   sel = 2'd2;
     else             sel = 2'd1;
     unique case (sel)
-      2'd0:    begin rq_out_valid_o = rd_v_q; rq_out_flit_o = rd_f_q; end
+      2'd0:    begin rq_out_valid_o = rd_v;   rq_out_flit_o = rd_f;   end
       2'd2:    begin rq_out_valid_o = pk_v;   rq_out_flit_o = pk_f;   end
       default: begin rq_out_valid_o = dr_v;   rq_out_flit_o = dr_f;   end
     endcase
   end
+  assign rd_r = rq_out_ready_i && sel == 2'd0;
   assign dr_r = rq_out_ready_i && sel == 2'd1;
   assign pk_r = rq_out_ready_i && sel == 2'd2;
   logic rq_take;
@@ -454,8 +436,8 @@ module ktpu_node #(
 
   // ==== response-plane output: engine answers and grants, fill completions,
   // tiles written ================================================================
-  logic        fill_v_q, wn_v_q, wn_take;
-  logic [287:0] fill_f_q, wn_f_q;
+  logic        wn_v_q, wn_take;
+  logic [287:0] wn_f_q;
   logic        wrerr_q;         // sticky: a write refused since the last CLEAR,
   logic [3:0]  wrerr_st_q;      // the first such: its MEMST code and address
   logic [31:0] wrerr_addr_q;
@@ -464,11 +446,10 @@ module ktpu_node #(
   // engine's answers leave before CL_WRITTEN: a GEMM's CL_DONE, posted when
   // its sweep started, before its tile's; a STATUS waits for quiet, which
   // waits until every CL_WRITTEN has left.
-  assign rs_out_valid_o = eng_v_q || fill_v_q || wn_v_q;
-  assign rs_out_flit_o  = fill_v_q ? fill_f_q : eng_v_q ? eng_f_q : wn_f_q;
-  assign fill_take = fill_v_q && rs_out_ready_i;
-  assign eng_take  = !fill_v_q && eng_v_q && rs_out_ready_i;
-  assign wn_take   = !fill_v_q && !eng_v_q && wn_v_q && rs_out_ready_i;
+  assign rs_out_valid_o = eng_v_q || fill_v || wn_v_q;
+  assign rs_out_flit_o  = fill_v ? fill_f : eng_v_q ? eng_f_q : wn_f_q;
+  assign eng_take  = !fill_v && eng_v_q && rs_out_ready_i;
+  assign wn_take   = !fill_v && !eng_v_q && wn_v_q && rs_out_ready_i;
   // a DRAIN's job is answered by the engine (when the drain is idle): its
   // written tag is only taken
   assign wr_r = !wr_tag[16] || !wn_v_q || wn_take;
@@ -496,11 +477,6 @@ module ktpu_node #(
   logic [15:0] c_err_q;
   logic [9:0]  c_pad_q;
   logic        nf_q, stray_q, sweep_q, starving, post_err;
-  logic [2:0]  fills_out;
-  always_comb begin
-    fills_out = '0;
-    for (int s = 0; s < NSlot; s++) fills_out = fills_out + 3'(sl_v_q[s]);
-  end
   function automatic logic [31:0] inc(input logic [31:0] c, input logic e);
     inc = (e && c != 32'hFFFF_FFFF) ? c + 32'd1 : c;
   endfunction
@@ -508,33 +484,11 @@ module ktpu_node #(
   // ==== engine ====================================================================
   logic        eng_post;                 // load eng_f_q this cycle
   logic [255:0] eng_pl;
-  logic        gemm_go, fill_go, quiet, fills_ok;
-  // Streaming start. A FILL in flight is "streamed" for the GEMM at the head
-  // when its entries are where the sweep reads them in the same K pass (same
-  // side and offset, NK = nk: its entry g*NK + kb is the GEMM's
-  // aoff/boff + g*nk + kb, whatever the group counts); the GEMM then starts
-  // without it and the sequencer holds each K pass kb until every such FILL
-  // (dep_q, taken at the start) has landed K block kb. Any other FILL in
-  // flight holds the start until it is complete, as does a refused one; and
-  // a streamed one holds it until its first word is in (so it was not
-  // refused: see the top).
-  logic [NSlot-1:0] streamed, dep_q, done_clr;
-  always_comb begin
-    fills_ok = 1'b1;
-    kb_ready = 1'b1;
-    done_clr = '0;
-    for (int s = 0; s < NSlot; s++) begin
-      streamed[s] = !sl_err_q[s] && sl_nk_q[s] == nk &&
-                    sl_off_q[s] == (sl_side_q[s] ? L1W'(boff) : L1W'(aoff));
-      if (sl_v_q[s] && !(streamed[s] && sl_got_q[s])) fills_ok = 1'b0;
-      if (dep_q[s] && sl_blk_q[s] <= seq_kb) kb_ready = 1'b0;
-    end
-    if (have_done && (!fill_v_q || fill_take)) done_clr[done_slot] = 1'b1;
-  end
-  assign quiet   = !seq_busy && fills_out == '0 && !dr_busy && !acc_busy && !pout_v &&
-                   pk_left_q == '0 && !rd_v_q && !wn_v_q;
-  assign asleep  = iq_empty && quiet && !eng_v_q && !fill_v_q;
-  assign fill_go = hd_v_q && err == '0 && op == OpFill && have_free && !rd_v_q;
+  logic        fill_go, quiet;
+  assign quiet   = !seq_busy && !fills_busy && !dr_busy && !acc_busy && !pout_v &&
+                   pk_left_q == '0 && !wn_v_q;
+  assign asleep  = iq_empty && quiet && !eng_v_q && !fill_v;
+  assign fill_go = hd_v_q && err == '0 && op == OpFill && fill_ready;
   // a FWD GEMM also needs its receiver's grant and the peer packetiser free
   // (an earlier FWD GEMM answered at its start; its packets may still leave)
   // A GEMM starts as soon as the sequencer's loops are free: the previous
@@ -614,11 +568,6 @@ module ktpu_node #(
     if (rst_i) begin
       eng_v_q <= 1'b0;
       ph_q    <= 1'b0;
-      rd_v_q  <= 1'b0;
-      sl_v_q  <= '0;
-      dep_q   <= '0;
-      poison_q <= 1'b0;
-      fill_v_q <= 1'b0;
       gr_v_q  <= '0;
       sweep_q <= 1'b0;
     end else begin
@@ -629,78 +578,10 @@ module ktpu_node #(
             ? mkflit(px, py, TyGr, 8'h47, 1'b1, 256'd0)
             : mkflit(i_sx, i_sy, TyDone, i_txn, 1'b1, eng_pl);
       end
-      if (stat_clear) poison_q <= 1'b0;
       if (hd_pop) ph_q <= 1'b0;
       else if (seq_start) ph_q <= 1'b1;
       if (gemm_go) sweep_q <= 1'b1;
       else if (!seq_busy) sweep_q <= 1'b0;
-      dep_q <= (gemm_go ? sl_v_q : dep_q) & ~done_clr;
-      // FILL: the MEM_RD and its slot
-      if (rq_take && sel == 2'd0) rd_v_q <= 1'b0;
-      if (fill_alloc) begin
-        rd_v_q <= 1'b1;
-        rd_f_q <= mkflit(MemPorts > 1 && base[PortBit] ? 4'(Mem1X) : 4'(MemX),
-                         MemPorts > 1 && base[PortBit] ? 4'(Mem1Y) : 4'(MemY), TyRd, {6'h28, free_slot}, 1'b1,
-                         {128'd0,
-                          30'd0, i_fmt,
-                          nk, gm,
-                          stride, base});
-        // packed bits through a loop, not [free_slot] <=: Yosys 0.23 puts
-        // 32-bit index arithmetic in front of a variable-index write to a
-        // vector (it was the node's longest path, docs/timing.md)
-        for (int k = 0; k < NSlot; k++)
-          if (free_slot == 2'(k)) begin
-            sl_v_q[k]    <= 1'b1;
-            sl_side_q[k] <= i_side;
-            sl_got_q[k]  <= 1'b0;
-            sl_nf_q[k]   <= 1'b0;
-            sl_err_q[k]  <= 1'b0;
-          end
-        sl_off_q[free_slot]   <= L1W'(aoff);
-        sl_gm_q[free_slot]    <= gm;
-        sl_nk_q[free_slot]    <= nk;
-        sl_blk_q[free_slot]   <= '0;
-        sl_bw_q[free_slot]    <= gm << 2;
-        sl_x_q[free_slot]     <= i_sx;
-        sl_y_q[free_slot]     <= i_sy;
-        sl_txn_q[free_slot]   <= i_txn;
-      end
-      if (data_in) begin
-        for (int k = 0; k < NSlot; k++)
-          if (d_slot == 2'(k)) begin
-            sl_got_q[k] <= 1'b1;
-            if (rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) sl_nf_q[k] <= 1'b1;
-          end
-        if (sl_bw_q[d_slot] == 16'd1) begin
-          sl_blk_q[d_slot] <= sl_blk_q[d_slot] + 16'd1;
-          sl_bw_q[d_slot]  <= sl_gm_q[d_slot] << 2;
-        end else begin
-          sl_bw_q[d_slot]  <= sl_bw_q[d_slot] - 16'd1;
-        end
-      end
-      if (rdack_in) begin
-        for (int k = 0; k < NSlot; k++) if (d_slot == 2'(k)) sl_err_q[k] <= 1'b1;
-        sl_memst_q[d_slot] <= rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4];
-        sl_addr_q[d_slot]  <= rs_in_flit_i[32*ktpu_pkg::ACK_ADDR_WORD +: 32];
-      end
-      if (fill_take) fill_v_q <= 1'b0;
-      if (have_done && (!fill_v_q || fill_take)) begin
-        logic [255:0] pl;
-        pl = '0;
-        pl[ktpu_pkg::CD_STATUS_OP_LSB +: 4] = OpFill;
-        if (sl_err_q[done_slot]) begin
-          pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8]  = 8'(ktpu_pkg::CLERR_MEM);
-          pl[ktpu_pkg::CD_STATUS_MEMST_LSB +: 4] = sl_memst_q[done_slot];
-          pl[32*ktpu_pkg::CD_ADDR_WORD +: 32]    = sl_addr_q[done_slot];
-        end else if (sl_nf_q[done_slot]) begin
-          pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8]  = 8'(ktpu_pkg::CLERR_NONFINITE);
-        end
-        fill_v_q <= 1'b1;
-        fill_f_q <= mkflit(sl_x_q[done_slot], sl_y_q[done_slot], TyDone, sl_txn_q[done_slot],
-                           1'b1, pl);
-        for (int k = 0; k < NSlot; k++) if (done_slot == 2'(k)) sl_v_q[k] <= 1'b0;
-        if (sl_err_q[done_slot]) poison_q <= 1'b1;
-      end
       // grants
       for (int k = 0; k < 4; k++) begin
         if (gr_use && gr_idx == 2'(k))                  gr_v_q[k] <= 1'b0;
@@ -719,7 +600,7 @@ module ktpu_node #(
                  ActStarved = ktpu_pkg::CD_STARVED_WORD - 1, ActBp = ktpu_pkg::CD_BP_WORD - 1;
   always_comb begin
     act_o = '0;
-    act_o[ActFill]    = fills_out != '0;
+    act_o[ActFill]    = fills_busy;
     act_o[ActSweep]   = sweep_q && !seq_starved;
     act_o[ActDrain]   = dr_busy || pout_v || pk_left_q != '0;
     act_o[ActIdle]    = iq_empty && quiet;
@@ -741,7 +622,7 @@ module ktpu_node #(
       c_bp_q     <= inc(c_bp_q, act_o[ActBp]);
       if (post_err && c_err_q != 16'hFFFF) c_err_q <= c_err_q + 16'd1;
       if (seq_pad && c_pad_q != 10'h3FF) c_pad_q <= c_pad_q + 10'd1;
-      if (data_in && rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB]) nf_q <= 1'b1;
+      if (fill_nf) nf_q <= 1'b1;
       if (wrack_in && rs_ack[ktpu_pkg::ACK_STATUS_CODE_LSB +: 4] != 4'(ktpu_pkg::MEMST_OK)) begin
         wrerr_q <= 1'b1;
         if (!wrerr_q) begin
@@ -761,18 +642,10 @@ module ktpu_node #(
       assert (!rq_out_valid_o && !pa_lo_v_q && !pa_v_q)
         else $error("ktpu_node: asleep with a request flit or a peer packet pending");
   end
-  // The streaming start relies on the agent's K-block-major order: a word of
-  // a FILL belongs to the K block being counted, never to a later one.
-  always_ff @(posedge gclk) begin
-    if (!rst_i && data_in && sl_v_q[d_slot])
-      assert (16'(rs_tag[ktpu_pkg::DATA_TAG_ENTRY_LSB +: 16] % sl_nk_q[d_slot]) == sl_blk_q[d_slot])
-        else $error("ktpu_node: MEM_DATA entry %0d of slot %0d outside K block %0d (not K-block-major)",
-                    rs_tag[ktpu_pkg::DATA_TAG_ENTRY_LSB +: 16], d_slot, sl_blk_q[d_slot]);
-  end
 `endif
 
   logic unused_ok;
-  assign unused_ok = ^{rs_tag, rs_ack, rs_in_flit_i, rq_in_flit_i, w[0], w[2], w[4], st_got_q,
+  assign unused_ok = ^{rs_ack, rs_in_flit_i, rq_in_flit_i, w[0], w[2], w[4], st_got_q,
                        aoff[15:L1W], boff[15:L1W], toff[15:TW]};   // the head checked they fit
 endmodule
 `default_nettype wire

@@ -236,7 +236,8 @@ module ktpu_soc #(
       localparam int P = n == Mem1N ? 1 : 0;   // which agent, which DRAM port
       localparam int A = DramAddrBits;
       /* verilator lint_off PINCONNECTEMPTY */
-      ktpu_mem_agent #(.X(n % W), .Y(n / W), .AddrBits(DramAddrBits)) u_mem (
+      ktpu_mem_agent #(.X(n % W), .Y(n / W), .AddrBits(DramAddrBits),
+                       .QueueDepth(MemPorts > 1 ? ktpu_pkg::MEM_STREAMS_SPLIT : ktpu_pkg::MEM_STREAMS)) u_mem (
         .clk_i, .rst_i,
         .req_valid_i(rq_out_v[n]), .req_ready_o(rq_out_r[n]), .req_flit_i(rq_out_f[F*n +: F]),
         .rsp_valid_o(rs_in_v[n]), .rsp_ready_i(rs_in_r[n]), .rsp_flit_o(rs_in_f[F*n +: F]),

@@ -19,8 +19,9 @@ static size_t round_up(size_t x, size_t q) { return (x + q - 1) / q * q; }
  * memory agents (port_half set: the first byte the second serves) A stays
  * below the middle, C straddles it (its upper rows' drain goes to the second
  * agent, the lower rows' to the first) and BT follows C, above the middle,
- * when that fits: both ports share the reads and the final drains
- * (docs/soc.md, two memory ports). */
+ * when that fits: both ports share the final drains (every FILL reads half
+ * its rows through each agent wherever it lies; docs/soc.md, two memory
+ * ports). */
 int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, int preq,
                        uint32_t dram_bytes, char err[KTPU_GEMM_ERR_LEN])
 {

@@ -4,7 +4,8 @@
 `default_nettype none
 
 module mem_agent_top #(
-  parameter int RspDepth = 128
+  parameter int RspDepth = 128,
+  parameter bit Split    = 0      // built as on the two-agent machine (MEM_STREAMS_SPLIT streams)
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_i,
@@ -29,7 +30,8 @@ module mem_agent_top #(
   logic [31:0]  d_req_wstrb;
   logic [7:0]   d_req_tag, d_rsp_tag;
 
-  ktpu_mem_agent #(.X(1), .Y(0), .AddrBits(24), .RspDepth(RspDepth)) u_agent (
+  ktpu_mem_agent #(.X(1), .Y(0), .AddrBits(24), .RspDepth(RspDepth),
+                   .QueueDepth(Split ? ktpu_pkg::MEM_STREAMS_SPLIT : ktpu_pkg::MEM_STREAMS)) u_agent (
     .clk_i, .rst_i,
     .req_valid_i, .req_ready_o, .req_flit_i,
     .rsp_valid_o, .rsp_ready_i, .rsp_flit_o,

@@ -387,8 +387,9 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
     std::vector<uint32_t> tile(M * N);
     std::vector<uint16_t> c(M * N);
     const uint32_t lda = K, ldc = 2 * N;
-    // two agents: every cluster streams all of BT, so BT lies across the
-    // middle (half its rows through each agent), A below (agent 0), C above
+    // two agents: each FILL reads half its rows through each, wherever it
+    // lies; C above the middle (its bursts through the second agent), BT
+    // across it and A below, as the placement that once balanced the reads
     const uint32_t A = 0x200000, BT = NODE_MEM_PORTS > 1 ? 0x800000 - (uint32_t)(N / 2) * lda : 0x300000;
     const uint32_t C = NODE_MEM_PORTS > 1 ? 0xC00000 : 0x400000;
     rnd_mx(qa.data(), sa.data(), M, K);
@@ -544,7 +545,12 @@ static void layout_test() {
 // past the window; the GEMM behind it (and the DRAIN, SEND and RECV after
 // it) answer CLERR_FILLFAIL and write nothing, until a STATUS CLEAR; a FILL
 // and a STATUS still run meanwhile, and after the CLEAR the same GEMM
-// computes C. Refused once ahead of the GEMM's other FILL, once behind it.
+// computes C. Refused once ahead of the GEMM's other FILL, once behind it;
+// with two agents also a FILL whose first half (agent 0's rows) is read and
+// whose second half is refused, the second agent held for 600 cycles so the
+// first half's words land before the refusal: the GEMM behind must not start
+// on the first half alone, the CL_DONE waits for the first half's words (the
+// slot is not freed under them) and names the window's end.
 static void failed_fill_test(int e, int peer) {
     const int M = 16, K = 64, N = 16;
     std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
@@ -552,26 +558,35 @@ static void failed_fill_test(int e, int peer) {
     std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
     std::vector<uint32_t> tile(M * N);
     const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000, Bad = WinLimit - 2 * K * 2;   // straddles the end
+    const uint32_t Bad2 = WinLimit - (M / 2) * 2 * K;   // its first 8 rows in, the last 8 out
     for (auto &x : a) x = rnd_f16();
     for (auto &x : bt) x = rnd_f16();
     put_f16(A, 2 * K, a.data(), M, K);
     put_f16(BT, 2 * K, bt.data(), N, K);
     ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
-    for (int order = 0; order < 2; order++) {
-        const char *name = order ? "refused FILL B behind FILL A" : "refused FILL A ahead of FILL B";
+    for (int order = 0; order < (NODE_MEM_PORTS > 1 ? 3 : 2); order++) {
+        const char *name = order == 1 ? "refused FILL B behind FILL A"
+                         : order == 0 ? "refused FILL A ahead of FILL B" : "FILL A's second half refused";
         canary(C - 64, M * 2 * N + 128);
         // all back to back: the GEMM reaches the engine before the refusal
         // comes back, with both FILLs laid out as it reads (streamable)
-        int ta = issue(e, i_fill(0, 0, 0, order ? A : Bad, 2 * K, M / 4, K / 32));
-        int tb = issue(e, i_fill(1, 0, 0, order ? Bad : BT, 2 * K, N / 4, K / 32));
+        if (order == 2) top->mem1_hold_i = 1;
+        int ta = issue(e, i_fill(0, 0, 0, order == 1 ? A : order == 0 ? Bad : Bad2, 2 * K, M / 4, K / 32));
+        int tb = issue(e, i_fill(1, 0, 0, order == 1 ? Bad : BT, 2 * K, N / 4, K / 32));
         std::vector<Ins> after = {i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N), i_drain(0, M / 4, N / 4, C, 2 * N),
                                   i_peer(KTPU_CLOP_SEND, cl_x[peer], cl_y[peer], 0, 1),
                                   i_peer(KTPU_CLOP_RECV, cl_x[peer], cl_y[peer], 0, 1)};
         std::vector<int> tx;
-        for (const Ins &in : after) tx.push_back(issue(e, in));
-        Flit fa = wait_done(ta), fb = wait_done(tb), fr = order ? fb : fa;
-        unsigned long refused_at = done_at[order ? tb : ta];
-        CHECK(code(order ? fa : fb) == KTPU_CLERR_OK, "%s: the good FILL", name);
+        for (const Ins &in : after) {
+            tx.push_back(issue(e, in));
+            if (top->mem1_hold_i) {   // the GEMM waits at the head, the first half lands
+                for (int i = 0; i < 600; i++) tick();
+                top->mem1_hold_i = 0;
+            }
+        }
+        Flit fa = wait_done(ta), fb = wait_done(tb), fr = order == 1 ? fb : fa;
+        unsigned long refused_at = done_at[order == 1 ? tb : ta];
+        CHECK(code(order == 1 ? fa : fb) == KTPU_CLERR_OK, "%s: the good FILL", name);
         CHECK(code(fr) == KTPU_CLERR_MEM && ((fr.w[0] >> KTPU_CD_STATUS_MEMST_LSB) & 15) == KTPU_MEMST_WINDOW &&
                   fr.w[KTPU_CD_ADDR_WORD] == WinLimit,
               "%s: code %d status 0x%x addr 0x%x (expected CLERR_MEM, WINDOW, the first byte past the window 0x%x)",

@@ -2,7 +2,7 @@
 // Bench top for the cluster node: two mesh planes (request, response) of
 // Width x Height, a memory agent on every NODE_MEM place (MemPorts of them,
 // each on its own port of the DRAM model; the second at (NODE_MEM1_X,
-// NODE_MEM1_Y) serves the upper half, as in ktpu_soc), a cluster node on
+// NODE_MEM1_Y), as in ktpu_soc), a cluster node on
 // every NODE_CLUSTER place, and the CPU place's four link ends brought out to
 // the C++ harness, which plays the CPU (instructions in, completions out).
 module node_top #(
@@ -24,6 +24,9 @@ module node_top #(
   input  wire          cpu_rs_ready_i,
   output logic [287:0] cpu_rs_flit_o,
   input  wire  [31:0]  win_limit_i,
+  // while set, the second agent takes no request: its request link moves
+  // nothing (a bench makes a FILL's second half answer late with it)
+  input  wire          mem1_hold_i,
   output logic [31:0]  stray_rq_o,
   output logic [31:0]  stray_rs_o,
   // cluster-cycles with the node's clock stopped (ktpu_clk_gate), summed
@@ -88,10 +91,14 @@ module node_top #(
       assign gated[n] = !u_node.u_gate.en_q;
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
       localparam int A = mem_index(n);
+      logic hold, req_r;
+      assign hold        = A == 1 && mem1_hold_i;
+      assign rq_out_r[n] = req_r && !hold;
       /* verilator lint_off PINCONNECTEMPTY */
-      ktpu_mem_agent #(.X(n % Width), .Y(n / Width)) u_mem (
+      ktpu_mem_agent #(.X(n % Width), .Y(n / Width),
+                       .QueueDepth(MemPorts > 1 ? ktpu_pkg::MEM_STREAMS_SPLIT : ktpu_pkg::MEM_STREAMS)) u_mem (
         .clk_i(clk_i), .rst_i(rst_i),
-        .req_valid_i(rq_out_v[n]), .req_ready_o(rq_out_r[n]), .req_flit_i(rq_out_f[288*n +: 288]),
+        .req_valid_i(rq_out_v[n] && !hold), .req_ready_o(req_r), .req_flit_i(rq_out_f[288*n +: 288]),
         .rsp_valid_o(rs_in_v[n]), .rsp_ready_i(rs_in_r[n]), .rsp_flit_o(rs_in_f[288*n +: 288]),
         .dram_req_valid_o(dq_v[A]), .dram_req_ready_i(dq_r[A]), .dram_req_write_o(dq_w[A]),
         .dram_req_addr_o(dq_a[24*A +: 24]), .dram_req_wdata_o(dq_d[256*A +: 256]),
