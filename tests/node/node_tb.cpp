@@ -81,6 +81,8 @@ static void written(const Flit &f, int txn, int key) {
 }
 
 static int rs_mode;   // the CPU's response input: 0 random back-pressure, 1 closed, 2 every other cycle
+static int sweep_watch;             // clusters whose first sweep cycle is being looked for
+static uint64_t first_sweep[4];     // ... the cycle it was seen (0: not yet)
 static void tick() {
     top->clk_i = 0;
     top->cpu_rq_valid_i = !txq.empty();
@@ -93,6 +95,8 @@ static void tick() {
     if (rx) for (int i = 0; i < 9; i++) f.w[i] = top->cpu_rs_flit_o[i];
     // (before the first reset edge the registers hold their random initial values)
     CHECK(top->rst_i || !top->cpu_rq_out_valid_o, "request-plane flit delivered to the CPU");
+    for (int c = 0; c < sweep_watch; c++)
+        if (!first_sweep[c] && ((top->sweep_o >> (8 * cl_y[c] + cl_x[c])) & 1)) first_sweep[c] = cyc;
     top->clk_i = 1;
     top->eval();
     cyc++;
@@ -422,6 +426,8 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
     }
     uint64_t t0 = cyc, t1 = 0;
     std::vector<int> txns, stats;
+    for (uint64_t &f : first_sweep) f = 0;
+    sweep_watch = nsplit;
     for (;;) {
         bool left = false;
         for (int s = 0; s < nsplit; s++) {
@@ -458,8 +464,12 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
             printf("  counters: fill %u sweep %u drain %u idle %u starved %u bp %u\n",
                    f.w[1], f.w[2], f.w[3], f.w[4], f.w[5], f.w[6]);
     }
+    sweep_watch = 0;
     CHECK(hflags == (rflags & 0xF), "%s: numeric flags 0x%x, reference 0x%x", name, hflags, rflags);
     check_c(name, C, ldc, M, N, c.data(), N, 64);
+    printf("  first sweep, cycles from the first instruction:");
+    for (int s = 0; s < nsplit; s++) printf(" cluster %d %llu", s, (unsigned long long)(first_sweep[s] - t0));
+    printf("\n");
     double macs = (double)M * N * K, cy = (double)(t1 - t0);
     printf("%s: %dx%dx%d MXFP7 on %d cluster(s), %d tile(s) of %dx%d per cluster, resident A, "
            "%d K blocks chained: %llu cycles, %.1f%% of peak (ideal %.0f)\n", name, M, K, N, nsplit, ntiles,
@@ -948,6 +958,7 @@ int main(int argc, char **argv) {
     tb_where = at_cycle;
     top = new Vnode_top(ctx.get());
     top->win_limit_i = WinLimit;
+    top->mem1_hold_i = 0;   // inputs start random (--x-initial unique)
     top->rst_i = 1;
     for (int i = 0; i < 10; i++) tick();
     top->rst_i = 0;

@@ -30,7 +30,10 @@ module node_top #(
   output logic [31:0]  stray_rq_o,
   output logic [31:0]  stray_rs_o,
   // cluster-cycles with the node's clock stopped (ktpu_clk_gate), summed
-  output logic [31:0]  gated_o
+  output logic [31:0]  gated_o,
+  // bit 8y + x: the cluster node at (x, y) is sweeping (its SWEEP counter
+  // counts this cycle)
+  output logic [15:0]  sweep_o
 );
 `ifdef KTPU_GLBL
   glbl glbl ();
@@ -69,7 +72,15 @@ module node_top #(
     .req_wdata_i(dq_d), .req_wstrb_i(dq_s), .req_tag_i(dq_t),
     .rsp_valid_o(dr_v), .rsp_ready_i(dr_r), .rsp_rdata_o(dr_d), .rsp_tag_o(dr_t));
 
-  logic [N-1:0] gated;
+  if (Width > 8 || Height > 2) begin : gen_bad_params
+    $error("node_top: sweep_o has room for 8 x 2 places");
+  end
+  logic [N-1:0] gated, sweeping;
+  logic [5:0]   act [N];
+  always_comb begin
+    sweep_o = '0;
+    for (int n = 0; n < N; n++) sweep_o[8 * (n / Width) + n % Width] = sweeping[n];
+  end
   logic [31:0]  gated_now;
   always_comb begin
     gated_now = '0;
@@ -86,9 +97,10 @@ module node_top #(
         .rq_out_valid_o(rq_in_v[n]), .rq_out_ready_i(rq_in_r[n]), .rq_out_flit_o(rq_in_f[288*n +: 288]),
         .rs_in_valid_i(rs_out_v[n]), .rs_in_ready_o(rs_out_r[n]), .rs_in_flit_i(rs_out_f[288*n +: 288]),
         .rs_out_valid_o(rs_in_v[n]), .rs_out_ready_i(rs_in_r[n]), .rs_out_flit_o(rs_in_f[288*n +: 288]),
-        .act_o());
+        .act_o(act[n]));
       /* verilator lint_on PINCONNECTEMPTY */
       assign gated[n] = !u_node.u_gate.en_q;
+      assign sweeping[n] = act[n][ktpu_pkg::CD_SWEEP_WORD - 1];
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
       localparam int A = mem_index(n);
       logic hold, req_r;
@@ -110,6 +122,7 @@ module node_top #(
       /* verilator lint_on PINCONNECTEMPTY */
       assign rs_out_r[n] = 1'b1;     // nothing answers the agent: sink strays
       assign gated[n] = 1'b0;
+      assign sweeping[n] = 1'b0;
       assign rq_in_v[n] = 1'b0;
       assign rq_in_f[288*n +: 288] = '0;
     end else if (Kind == 4'(ktpu_pkg::NODE_CPU)) begin : gen_cpu
@@ -125,8 +138,10 @@ module node_top #(
       assign rs_in_v[n]              = 1'b0;
       assign rs_in_f[288*n +: 288]   = '0;
       assign gated[n]                = 1'b0;
+      assign sweeping[n]             = 1'b0;
     end else begin : gen_empty
       assign gated[n] = 1'b0;
+      assign sweeping[n] = 1'b0;
       assign rq_in_v[n] = 1'b0;
       assign rq_in_f[288*n +: 288] = '0;
       assign rq_out_r[n] = 1'b1;
