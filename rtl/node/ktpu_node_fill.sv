@@ -168,10 +168,11 @@ module ktpu_node_fill #(
   logic [287:0] rd_f_q;
   logic [4:0]  fh;
   logic        split;
-  logic [15:0] g0;
+  logic [15:0] g0, p_g1;                 // the first half's groups, the second's
   assign fh    = Split ? first_half(gm_i) : 5'd0;   // one port: nothing of it built
   assign split = Split && fh[4];
   assign g0    = split ? 16'd1 << fh[3:0] : gm_i;
+  assign p_g1  = p_gm_q - (16'd1 << p_sh_q);
   assign ready_o    = have_free && !rd_v_q && !p_v_q;
   assign rd_valid_o = rd_v_q;
   assign rd_flit_o  = rd_f_q;
@@ -246,10 +247,10 @@ module ktpu_node_fill #(
         p_v_q  <= 1'b0;
         rd_v_q <= 1'b1;
         rd_f_q <= rdflit(1'b1, p_slot_q, p_base_q + (p_stride_q << (5'(p_sh_q) + 5'd2)), p_stride_q,
-                         p_gm_q - (16'd1 << p_sh_q), p_nk_q, p_fmt_q);
+                         p_g1, p_nk_q, p_fmt_q);
         hf_off_q[{1'b1, p_slot_q}] <= p_off_q + L1W'(p_nk_q << p_sh_q);
-        hf_gm_q[{1'b1, p_slot_q}]  <= p_gm_q - (16'd1 << p_sh_q);
-        hf_bw_q[{1'b1, p_slot_q}]  <= (p_gm_q - (16'd1 << p_sh_q)) << 2;
+        hf_gm_q[{1'b1, p_slot_q}]  <= p_g1;
+        hf_bw_q[{1'b1, p_slot_q}]  <= p_g1 << 2;
       end
       if (data_in) begin
         for (int k = 0; k < 2 * NSlot; k++) if (dh == 3'(k)) hf_got_q[k] <= 1'b1;

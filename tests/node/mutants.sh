@@ -79,6 +79,7 @@ mutants=(
 )
 # the node bench's sources, from the blocks' declarations (tests/node/tests.mk)
 bench_srcs=$(make -s --no-print-directory rtl-srcs BLOCKS="node mesh mem_agent dram") || exit 2
+p2_flags=$(make -s --no-print-directory node4p2-vflags) || exit 2   # @p2: node4p2's build
 srcs() {  # dir: the bench sources, rtl/node's from the mutant copy in dir, the rest from $R
   local f
   for f in $bench_srcs; do
@@ -90,8 +91,7 @@ survived=0
 ran=0
 for m in "${mutants[@]}"; do
   IFS='|' read -r name file sub <<<"$m"
-  gflags=(); [[ $name = *@p2 ]] && gflags=(-GWidth=4 "-GKinds=1024'h03233321" -GMemPorts=2
-                                      -CFLAGS -DNODE_CLUSTERS=4 -CFLAGS -DNODE_MEM_PORTS=2)
+  gflags=(); [[ $name = *@p2 ]] && gflags=($p2_flags)
   [ -n "${1:-}" ] && [[ $name != *$1* ]] && continue
   d=$out/$name; mkdir -p "$d"
   cp rtl/node/*.sv "$d/"

@@ -8,7 +8,11 @@ NODE_TB_SRCS := $(call rtl_srcs,node mesh mem_agent dram) tests/node/node_top.sv
 $(eval $(call verilate,node2,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS)))
 $(eval $(call verilate,node1,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) -GKinds=1024\'h0321 -CFLAGS -DNODE_CLUSTERS=1))
 $(eval $(call verilate,node4,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) -GWidth=3 -GKinds=1024\'h333321 -CFLAGS -DNODE_CLUSTERS=4))
-$(eval $(call verilate,node4p2,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) -GWidth=4 -GKinds=1024\'h03233321 -GMemPorts=2 -CFLAGS -DNODE_CLUSTERS=4 -CFLAGS -DNODE_MEM_PORTS=2))
+NODE4P2_VFLAGS := -GWidth=4 -GKinds=1024\'h03233321 -GMemPorts=2 -CFLAGS -DNODE_CLUSTERS=4 -CFLAGS -DNODE_MEM_PORTS=2
+$(eval $(call verilate,node4p2,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) $(NODE4P2_VFLAGS)))
+# the same machine for scripts that run Verilator themselves (tests/node/mutants.sh)
+.PHONY: node4p2-vflags
+node4p2-vflags: ; @echo $(NODE4P2_VFLAGS)
 
 TESTS += node_gemm2 node_gemm2_lat1 node_gemm1 node_gemm4 node_gemm4p2
 TEST_CMD.node_gemm2      := $(VL_DIR)/node2/Vnode_top --seed 1
