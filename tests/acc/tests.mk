@@ -29,4 +29,4 @@ TEST_CMD.acc_cluster := $(CLUSTER_ACC_TB) --seed 1
 TEST_DEPS += $(CLUSTER_ACC_TB)
 
 # Deliberately broken accumulators (each must fail a bench): long, so regress.
-REGRESS_CMDS += tests/acc/mutants.sh ;
+REGRESS_CMDS += scripts/mutants.sh acc ;

@@ -3,7 +3,7 @@
 # Each program must exit 0 on the simulator, and again with --lockstep (the
 # core's every retirement compared with the C instruction-set model), with
 # two different register seeds. KTPU_MAX_CYCLES, if set, caps each run
-# (mutants.sh: a mutant that hangs then costs minutes, not an hour).
+# (scripts/mutants.sh cpu: a mutant that hangs then costs minutes, not an hour).
 set -u
 sim=$1; shift
 pass=0; fail=0

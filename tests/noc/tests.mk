@@ -1,7 +1,7 @@
 # Mesh stress: every node injects random packets under random back-pressure
 # (tests/noc/mesh_stress.cpp). 2x2 and 3x3 in `make test`, 4x4 and more
 # seeds in `make regress`, and the deliberately broken routers of
-# tests/noc/mutants.sh (each must fail the stress) in `make regress`.
+# tests/noc/mutants.tsv (each must fail the stress) in `make regress`.
 define noc_mesh_bench
 $(eval $(call verilate,noc_mesh$(1)x$(2),ktpu_mesh,$(call rtl_srcs,mesh) tests/noc/mesh_stress.cpp,\
   -GWidth=$(1) -GHeight=$(2) -CFLAGS -DMESH_W=$(1) -CFLAGS -DMESH_H=$(2)))

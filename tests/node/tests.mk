@@ -10,9 +10,6 @@ $(eval $(call verilate,node1,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) -GKinds=
 $(eval $(call verilate,node4,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) -GWidth=3 -GKinds=1024\'h333321 -CFLAGS -DNODE_CLUSTERS=4))
 NODE4P2_VFLAGS := -GWidth=4 -GKinds=1024\'h03233321 -GMemPorts=2 -CFLAGS -DNODE_CLUSTERS=4 -CFLAGS -DNODE_MEM_PORTS=2
 $(eval $(call verilate,node4p2,node_top,$(NODE_TB_SRCS),$(DSP48E2_VFLAGS) $(NODE4P2_VFLAGS)))
-# the same machine for scripts that run Verilator themselves (tests/node/mutants.sh)
-.PHONY: node4p2-vflags
-node4p2-vflags: ; @echo $(NODE4P2_VFLAGS)
 
 TESTS += node_gemm2 node_gemm2_lat1 node_gemm1 node_gemm4 node_gemm4p2
 TEST_CMD.node_gemm2      := $(VL_DIR)/node2/Vnode_top --seed 1
@@ -29,5 +26,5 @@ BENCH_CMDS += mkdir -p build/bench && $(VL_DIR)/node2/Vnode_top --seed 1 --csv b
   && $(VL_DIR)/node4p2/Vnode_top --seed 1 --csv build/bench/node4p2.csv ;
 
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV) $(GEN_H) $(VL_DIR)/node4p2/Vnode_top
-REGRESS_CMDS += tests/node/mutants.sh ;
+REGRESS_CMDS += scripts/mutants.sh node ;
 REGRESS_CMDS += $(VL_DIR)/node4p2/Vnode_top --seed 5 && $(VL_DIR)/node4p2/Vnode_top --seed 6 +ktpu_dram_latency=200 ;

@@ -39,7 +39,7 @@ $(foreach n,4 13,$(eval $(call verilate,uart$(n),ktpu_uart,$(call rtl_srcs,uart)
 TEST_DEPS += $(VL_DIR)/uart4/Vktpu_uart $(VL_DIR)/uart13/Vktpu_uart
 TESTS += soc_uart
 TEST_CMD.soc_uart := $(VL_DIR)/uart4/Vktpu_uart && $(VL_DIR)/uart13/Vktpu_uart
-REGRESS_CMDS += tests/soc/uart_mutants.sh ;
+REGRESS_CMDS += scripts/mutants.sh soc ;
 
 # The DRAM model's contract, on its own (two ports, small memory and queue).
 $(eval $(call verilate,dram_tb,dram_tb,$(call rtl_srcs,dram) tests/soc/dram_tb.sv tests/soc/dram_tb.cpp,))
