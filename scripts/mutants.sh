@@ -67,7 +67,7 @@ build_run() {
       *) cmd+=("$w") ;;
     esac
   done
-  timeout "$limit" "${cmd[@]}" >"$d/run-$b.log" 2>&1
+  (timeout "$limit" "${cmd[@]}") >"$d/run-$b.log" 2>&1   # a subshell: its "Aborted" goes to the log
   run_rc=$?
   [ "$run_rc" -eq 0 ] && return 0
   return 1

@@ -46,12 +46,11 @@ module ktpu_node #(
   parameter int unsigned MemX     = ktpu_pkg::NODE_MEM_X,
   parameter int unsigned MemY     = ktpu_pkg::NODE_MEM_Y,
   // a second memory agent at (Mem1X, Mem1Y): a FILL reads half its row
-  // groups from each agent, a write burst whose DRAM offset has bit PortBit
-  // set goes to the second (docs/soc.md)
+  // groups from each agent, a drain job's bursts go to one or the other,
+  // alternating (ktpu_node_drain, docs/soc.md)
   parameter int unsigned MemPorts = 1,
   parameter int unsigned Mem1X    = ktpu_pkg::NODE_MEM1_X,
   parameter int unsigned Mem1Y    = ktpu_pkg::NODE_MEM1_Y,
-  parameter int unsigned PortBit  = 23,
   parameter int unsigned L1Depth  = ktpu_pkg::L1_DEPTH,
   parameter int unsigned AccDepth = ktpu_pkg::ACC_DEPTH
 ) (
@@ -87,7 +86,7 @@ module ktpu_node #(
   localparam logic [3:0] OpRecv = 4'(ktpu_pkg::CLOP_RECV), OpStatus = 4'(ktpu_pkg::CLOP_STATUS);
 
   if (ktpu_pkg::ENTRY_WORDS != 4 || (1 << L1W) != L1Depth ||
-      (1 << TW) != AccDepth || MemPorts < 1 || MemPorts > 2 || PortBit > 31) begin : gen_bad_params
+      (1 << TW) != AccDepth || MemPorts < 1 || MemPorts > 2) begin : gen_bad_params
     $error("ktpu_node: 4-lane entries, power-of-two depths, 1 or 2 memory ports");
   end
 
@@ -358,13 +357,15 @@ module ktpu_node #(
   logic [287:0] dr_f;
   logic [16:0]  wr_tag;
   ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts), .TagW(17),
-                    .Mem1X(Mem1X), .Mem1Y(Mem1Y), .PortBit(PortBit)) u_drain (
+                    .Mem1X(Mem1X), .Mem1Y(Mem1Y)) u_drain (
     .clk_i(gclk), .rst_i(rst_i),
     .job_push_i(job_push), .job_base_i(base), .job_stride_i(stride), .job_gm_i(gm),
     .job_gn_i(gn), .job_tag_i({op == OpGemm && i_written, i_sx, i_sy, i_txn}), .job_full_o(job_full),
     .emit_valid_i(emit_v), .emit_ready_o(emit_r), .emit_data_i(emit_d),
     .out_valid_o(dr_v), .out_ready_i(dr_r), .out_flit_o(dr_f),
-    .ack_i(wrack_in), .written_valid_o(wr_v), .written_ready_i(wr_r), .written_tag_o(wr_tag),
+    .ack_i(wrack_in), .ack1_i(MemPorts > 1 && hdr4(rs_in_flit_i, ktpu_pkg::FLIT_SRC_X_LSB) == 4'(Mem1X) &&
+                              hdr4(rs_in_flit_i, ktpu_pkg::FLIT_SRC_Y_LSB) == 4'(Mem1Y)),
+    .written_valid_o(wr_v), .written_ready_i(wr_r), .written_tag_o(wr_tag),
     .busy_o(dr_busy)
   );
 

@@ -34,15 +34,25 @@
 // agents may acknowledge in any order; every earlier burst then has been).
 // Marks wait in a MarkDepth FIFO; while it is full the last flit of the
 // next job is held back.
+//
+// Two memory agents (MemPorts = 2). A job's row bands alternate between
+// the agents, band 0 to the nearer one, so every tile's drain spreads over
+// both DRAM ports (all of a band's bursts go to one agent: a burst never
+// changes agent between its descriptor and its last flit). Writes still
+// take effect in the node's order wherever they could overlap: the bands of
+// one job are disjoint when the C stride is at least the tile's row bytes
+// (8 gn; else the whole job goes to the nearer agent, which keeps its bursts
+// in order), and a burst to one agent waits until every burst the earlier
+// jobs sent to the other agent is acknowledged (in DRAM). Each agent keeps
+// its own bursts in order. The counts per agent come from the acks' source.
 module ktpu_node_drain #(
   parameter int unsigned X        = 0,     // this node (src of the bursts)
   parameter int unsigned Y        = 1,
   parameter int unsigned MemX     = 1,     // the memory agent
   parameter int unsigned MemY     = 0,
-  parameter int unsigned MemPorts = 1,     // 2: bursts at offsets with bit PortBit set
-  parameter int unsigned Mem1X    = 1,     //    go to the second agent
+  parameter int unsigned MemPorts = 1,     // 2: a second agent at (Mem1X, Mem1Y)
+  parameter int unsigned Mem1X    = 1,
   parameter int unsigned Mem1Y    = 1,
-  parameter int unsigned PortBit  = 23,
   parameter int unsigned JobDepth = 4,
   parameter int unsigned BufDepth = ktpu_pkg::ACC_DEPTH,   // emit buffer, sub-tiles
   parameter int unsigned MaxCols  = 63,                    // groups per 2-D burst
@@ -65,12 +75,16 @@ module ktpu_node_drain #(
   input  wire          out_ready_i,
   output logic [287:0] out_flit_o,
   input  wire          ack_i,          // a MEM_ACK answering one of our bursts
+  input  wire          ack1_i,         // ... from the second agent
   output logic         written_valid_o,   // a job's every burst acknowledged, in job order
   input  wire          written_ready_i,
   output logic [TagW-1:0] written_tag_o,
   output logic         busy_o
 );
   localparam logic [7:0] WrTxn = 8'hE0;
+  localparam int Dist0 = (X > MemX ? X - MemX : MemX - X) + (Y > MemY ? Y - MemY : MemY - Y);
+  localparam int Dist1 = (X > Mem1X ? X - Mem1X : Mem1X - X) + (Y > Mem1Y ? Y - Mem1Y : Mem1Y - Y);
+  localparam bit Near1 = MemPorts > 1 && Dist1 < Dist0;   // band 0 goes to the second agent
 
   if (MaxCols < 1 || 4 * MaxCols > 255) begin : gen_bad_cols
     $error("ktpu_node_drain: MaxCols must be 1..63 (COUNT = 4 x MaxCols <= 255)");
@@ -114,6 +128,9 @@ module ktpu_node_drain #(
   logic [31:0]  caddr_q, cstride_q;
   logic         cfull_q, cfirst_q, clast_q, c2d_q;
   logic         cend_q;          // the job's last group
+  logic         cjob0_q;         // the job's first group
+  logic         cmem1_q;         // its band goes to the second agent
+  logic         j_alt;           // the head job's bands alternate between the agents
   logic [TagW-1:0] ctag_q;
   logic [7:0]   ccols_q;         // 2-D burst: groups in it (set on its first group)
   logic [7:0]   bleft_q;         // groups of the current 2-D burst still to gather
@@ -128,6 +145,7 @@ module ktpu_node_drain #(
   assign left_h    = j_gn - h_q;
   assign full_left = left_h[15:2];
   assign ncols     = (full_left > 14'(MaxCols)) ? 8'(MaxCols) : full_left[7:0];
+  assign j_alt     = MemPorts > 1 && j_stride >= {13'd0, j_gn, 3'd0};
   // a group may start gathering in the cycle the previous one moves out
   assign take      = !buf_empty && !job_empty && row_ok_q && (!cfull_q || move);
   assign buf_pop   = take;
@@ -140,9 +158,10 @@ module ktpu_node_drain #(
   logic [31:0]  oaddr_q, ostride_q;
   logic         olast_q, o2d_q, oend_q;
   logic [TagW-1:0] otag_q;
-  logic         otake, ohold;
+  logic         otake, ohold, order_hold;
   logic [7:0]   ocols_q;
   logic [2:0]   ost_q;           // 0 idle, 1 descriptor, 2..5 data row 0..3
+  logic         mem1_q;          // the burst goes to the second agent
   assign otake = out_valid_o && out_ready_i;
   assign move = cfull_q && (ost_q == 3'd0 || (ost_q == 3'd5 && otake));
 
@@ -186,6 +205,10 @@ module ktpu_node_drain #(
         end
         ccnt_q <= 3'(slot) + 3'd1;
         cend_q <= last_h && last_g;
+        if (slot == 2'd0) begin
+          cjob0_q <= g_q == '0 && h_q == '0;
+          cmem1_q <= MemPorts > 1 && (Near1 ^ (j_alt && g_q[0]));
+        end
         ctag_q <= j_tag;
         if (slot == 2'd3 || last_h) cfull_q <= 1'b1;
         if (!last_h) h_q <= h_q + 16'd1;
@@ -211,6 +234,7 @@ module ktpu_node_drain #(
         oend_q    <= cend_q;
         otag_q    <= ctag_q;
         ost_q     <= cfirst_q ? 3'd1 : 3'd2;
+        mem1_q    <= cmem1_q;
       end else if (otake) begin
         ost_q <= (ost_q == 3'd5) ? 3'd0 : ost_q + 3'd1;
       end
@@ -242,29 +266,45 @@ module ktpu_node_drain #(
         if (3'(s) < ocnt_q) payload[64*s +: 64] = obuf_q[s][64*orow +: 64];
     end
   end
-  assign ohold       = ost_q == 3'd5 && oend_q && mk_full;
+  assign ohold       = (ost_q == 3'd5 && oend_q && mk_full) || (ost_q == 3'd1 && order_hold);
   assign out_valid_o = ost_q != 3'd0 && !ohold;
-  // a burst's flits all go where its address sends the descriptor
-  logic to_mem1;
-  assign to_mem1     = MemPorts > 1 && oaddr_q[PortBit];
-  assign out_flit_o  = {ktpu_pkg::flit_pack(to_mem1 ? 4'(Mem1X) : 4'(MemX), to_mem1 ? 4'(Mem1Y) : 4'(MemY), 4'(X), 4'(Y),
+  assign out_flit_o  = {ktpu_pkg::flit_pack(mem1_q ? 4'(Mem1X) : 4'(MemX), mem1_q ? 4'(Mem1Y) : 4'(MemY), 4'(X), 4'(Y),
                                            4'(ktpu_pkg::MSG_MEM_WR), WrTxn, ost_q == 3'd5 && olast_q),
                         payload};
 
   // ---- acknowledgements and written jobs ----------------------------------
   logic [15:0] sent_q, acked_q, mk_head, mk_dist;
+  // per agent (agent 0's as total minus agent 1's), and at the start of the
+  // job in the send stage the bursts the earlier jobs sent to each
+  logic [15:0] sent1_q, acked1_q, snap0_q, snap1_q, wait0, wait1;
   logic [$clog2(MarkDepth+1)-1:0] mk_count;
   logic [TagW-1:0] mk_tag;
   logic        mk_empty, mk_full, mk_push, mk_pop, reached;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      sent_q  <= '0;
-      acked_q <= '0;
+      sent_q   <= '0;
+      acked_q  <= '0;
+      sent1_q  <= '0;
+      acked1_q <= '0;
     end else begin
-      sent_q  <= sent_q + 16'(otake && ost_q == 3'd1);
-      acked_q <= acked_q + 16'(ack_i);
+      sent_q   <= sent_q + 16'(otake && ost_q == 3'd1);
+      acked_q  <= acked_q + 16'(ack_i);
+      sent1_q  <= sent1_q + 16'(otake && ost_q == 3'd1 && mem1_q);
+      acked1_q <= acked1_q + 16'(ack_i && ack1_i);
     end
   end
+  // a job's first group moves in after the last flit of the job before
+  // (sent counts do not move in that cycle: no descriptor leaves)
+  always_ff @(posedge clk_i) begin
+    if (move && cjob0_q) begin
+      snap0_q <= sent_q - sent1_q;
+      snap1_q <= sent1_q;
+    end
+  end
+  // acked - snap < 0: some earlier job's burst to that agent still unacknowledged
+  assign wait0      = (acked_q - acked1_q) - snap0_q;
+  assign wait1      = acked1_q - snap1_q;
+  assign order_hold = MemPorts > 1 && (mem1_q ? wait0[15] : wait1[15]);
   // the job's last flit: every one of its bursts has been sent
   assign mk_push = otake && ost_q == 3'd5 && oend_q;
   ktpu_fifo #(.Width(16+TagW), .Depth(MarkDepth), .Primitive("distributed"),
@@ -286,7 +326,7 @@ module ktpu_node_drain #(
                   ost_q != 3'd0 || sent_q != acked_q || !mk_empty;
 
   logic unused_ok;
-  assign unused_ok = ^{buf_count, mk_count, mk_dist[14:0]};
+  assign unused_ok = ^{buf_count, mk_count, mk_dist[14:0], wait0[14:0], wait1[14:0]};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin

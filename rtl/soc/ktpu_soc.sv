@@ -5,13 +5,13 @@
 // and one per memory agent (ktpu_dram in simulation, memory controllers
 // behind an interconnect on an FPGA).
 //
-// Two memory agents (MemPorts = 2): a cluster sends each read and write
-// burst to the agent its DRAM offset's bit DramAddrBits-1 names (the lower
-// half to agent 0, the upper to agent 1). Each agent reaches the whole DRAM,
-// under the same window: the split spreads bandwidth, it never refuses, and a
-// request crossing the middle is served whole by the agent of its start. The
-// two agents do not order their accesses against each other; no job reads
-// what it writes (docs/soc.md, two memory ports).
+// Two memory agents (MemPorts = 2): a cluster reads half of every FILL's
+// rows through each and sends its drains' row bands to them in turn
+// (ktpu_node_fill, ktpu_node_drain). Each agent reaches the whole DRAM,
+// under the same window: the split spreads bandwidth, it never refuses. The
+// two agents do not order their accesses against each other: the node keeps
+// its own writes in order, and no job reads what it writes (docs/soc.md,
+// two memory ports).
 //
 // Placement: the CPU at (NODE_CPU_X, NODE_CPU_Y), agent 0 at (NODE_MEM_X,
 // NODE_MEM_Y), agent 1 at (NODE_MEM1_X, NODE_MEM1_Y), clusters on the
@@ -225,7 +225,7 @@ module ktpu_soc #(
       assign rq_in_v[n]  = n_rq_out_v && !hold;
       assign rs_in_v[n]  = n_rs_out_v && !hold;
       ktpu_node #(.X(n % W), .Y(n / W), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts),
-                  .Mem1X(Mem1X), .Mem1Y(Mem1Y), .PortBit(DramAddrBits - 1)) u_node (
+                  .Mem1X(Mem1X), .Mem1Y(Mem1Y)) u_node (
         .clk_i, .rst_i,
         .rq_in_valid_i(rq_out_v[n] && !hold), .rq_in_ready_o(n_rq_in_r), .rq_in_flit_i(rq_out_f[F*n +: F]),
         .rq_out_valid_o(n_rq_out_v), .rq_out_ready_i(rq_in_r[n] && !hold), .rq_out_flit_o(rq_in_f[F*n +: F]),

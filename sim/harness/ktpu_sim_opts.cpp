@@ -64,7 +64,7 @@ const char *kUsage =
     "  --stats            print cycles, instructions and CPI to stderr at the end\n"
     "  --clusters N       run the machine with N clusters: 1, 2 (this default) or 4\n"
     "                     (1 and 2: one memory agent; 4: two, each with its own DRAM\n"
-    "                     port, the upper half of DRAM served by the second)\n"
+    "                     port, every cluster's reads and writes spread over both)\n"
     "                     (runs the sibling build ktpu-sim-N beside this program)\n"
     "  --mem-window B,L   the memory agent's address window [B, L), bytes of DRAM\n"
     "                     (default 0,16777216: all of it); firmware reads it back\n"

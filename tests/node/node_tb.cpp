@@ -299,8 +299,8 @@ static void rnd_mx(int8_t *q, uint8_t *s, int rows, int k) {
 }
 
 struct Region { uint32_t a, bt, c; };
-// the agents' window: the lower 8 MiB, or with two agents up to 14 MiB (the
-// upper half's refusals come from the second agent)
+// the agents' window: the lower 8 MiB, or with two agents up to 14 MiB (both
+// agents' refusals: each serves reads and writes anywhere)
 static const uint32_t WinLimit = NODE_MEM_PORTS > 1 ? 0x00E00000 : 0x00800000;
 
 // Straight GEMM on cluster set cls (split by M), FP16 or MX operands.
@@ -622,6 +622,82 @@ static void failed_fill_test(int e, int peer) {
         int t3 = issue(e, i_status(1));
         for (int t : {t1, t2, t3}) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "%s: after the CLEAR", name);
         check_c(name, C, 2 * N, M, N, c.data(), N, 64);
+    }
+}
+
+// Two agents: a drain's row bands alternate between them, and writes that
+// could overlap still land in the node's order (node_top's write-order check
+// sees every burst; the data is checked as well). (1) Two GEMMs whose Cs
+// overlap by one row band, the first one's band held at the second agent:
+// the second GEMM's overlapping band, bound for the other agent, must wait
+// for it. (2) One GEMM whose C rows overlap (a 16-byte stride under 32-byte
+// rows): all its bands go to one agent, in order.
+static void drain_order_test(int e) {
+    const int M = 8, K = 32, N = 16, G = M / 4, GN = N / 4;
+    auto dist = [](int x, int y, int ax, int ay) { return abs(x - ax) + abs(y - ay); };
+    const bool near1 = dist(cl_x[e], cl_y[e], KTPU_NODE_MEM1_X, KTPU_NODE_MEM1_Y) <
+                       dist(cl_x[e], cl_y[e], KTPU_NODE_MEM_X, KTPU_NODE_MEM_Y);   // band 0's agent
+    const uint32_t A1 = 0x50000, A2 = 0x51000, BT = 0x52000, ldc = 2 * N;
+    std::vector<uint16_t> a1(M * K), a2(M * K), bt(N * K), c1(M * N), c2(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    for (auto *v : {&a1, &a2, &bt})
+        for (auto &x : *v) x = rnd_f16();
+    put_f16(A1, 2 * K, a1.data(), M, K);
+    put_f16(A2, 2 * K, a2.data(), M, K);
+    put_f16(BT, 2 * K, bt.data(), N, K);
+    ktpu_ref_gemm_f16(M, N, K, a1.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c1.data());
+    ktpu_ref_gemm_f16(M, N, K, a2.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c2.data());
+    for (int t : {issue(e, i_fill(0, 0, 0, A1, 2 * K, G, 1)), issue(e, i_fill(0, 0, G, A2, 2 * K, G, 1)),
+                  issue(e, i_fill(1, 0, 0, BT, 2 * K, GN, 1))})
+        CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "drain order: FILL");
+    // a GEMM writing its tile over another's asks for no CL_WRITTEN (the
+    // bench would compare the overwritten bytes with the tile)
+    auto gemm = [&](int aoff, int toff, uint32_t c, uint32_t stride) {
+        Ins in = i_gemm(aoff, 0, toff, G, GN, 1, 0, 1, c, stride);
+        in.w[KTPU_CI_OP_WORD] &= ~(1u << KTPU_CI_OP_WRITTEN_LSB);
+        return issue(e, in);
+    };
+    auto held_run = [&](const char *name, std::initializer_list<int> txns) {
+        for (int t : txns) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "%s: GEMM", name);
+        for (int i = 0; i < 600; i++) tick();
+        top->mem1_hold_i = 0;
+        CHECK(code(wait_done(issue(e, i_status(0)))) == KTPU_CLERR_OK, "%s: STATUS", name);
+    };
+    // (1) the first GEMM's band at the held agent: band 0 if it goes there
+    const char *name1 = "drain order: two GEMMs overlapping by a row band";
+    const uint32_t C = 0x60000, C2 = near1 ? C - 4 * ldc : C + 4 * ldc, lo = std::min(C, C2);
+    canary(lo - 64, 12 * ldc + 128);
+    top->mem1_hold_i = 1;
+    int t1 = gemm(0, 0, C, ldc), t2 = gemm(G, G * GN, C2, ldc);
+    held_run(name1, {t1, t2});
+    std::vector<uint16_t> want(12 * N);
+    for (int r = 0; r < M; r++)
+        for (int j = 0; j < N; j++) want[((C - lo) / ldc + r) * N + j] = c1[r * N + j];
+    for (int r = 0; r < M; r++)
+        for (int j = 0; j < N; j++) want[((C2 - lo) / ldc + r) * N + j] = c2[r * N + j];
+    check_c(name1, lo, ldc, 12, N, want.data(), N, 64);
+    // (2) rows 16 bytes apart: each row written over the one before
+    const char *name2 = "drain order: a GEMM whose C rows overlap";
+    const uint32_t C3 = 0x64000, s3 = 16, n3 = s3 * (M - 1) + 2 * N;
+    canary(C3 - 64, n3 + 128);
+    top->mem1_hold_i = 1;
+    held_run(name2, {gemm(0, 0, C3, s3)});
+    std::vector<uint8_t> img(n3);
+    for (int r = 0; r < M; r++)
+        for (int j = 0; j < N; j++) {
+            img[s3 * r + 2 * j] = c1[r * N + j] & 255;
+            img[s3 * r + 2 * j + 1] = c1[r * N + j] >> 8;
+        }
+    long bad = 0;
+    for (uint32_t a = C3 - 64; a < C3 + n3 + 64; a++) {
+        uint8_t want_b = a >= C3 && a < C3 + n3 ? img[a - C3] : Canary;
+        checks++;
+        if (dram_byte(a) != want_b) {
+            if (bad++ < 5) printf("FAIL %s: byte 0x%x = 0x%02x, expected 0x%02x\n", name2, a, dram_byte(a), want_b);
+            fails++;
+        }
     }
 }
 
@@ -993,6 +1069,7 @@ int main(int argc, char **argv) {
         error_test(0, 0);
         failed_fill_test(0, 0);
     }
+    if (NODE_MEM_PORTS > 1) drain_order_test(0);
     refused_write_test(0);
     for (int stall = 0; stall <= 300; stall += 50)
         for (bool late : {false, true}) written_burst_test(ncl - 1, stall, late);

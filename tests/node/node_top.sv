@@ -91,7 +91,7 @@ module node_top #(
     localparam logic [3:0] Kind = Kinds[4*n +: 4];
     if (Kind == 4'(ktpu_pkg::NODE_CLUSTER)) begin : gen_cluster
       /* verilator lint_off PINCONNECTEMPTY */
-      ktpu_node #(.X(n % Width), .Y(n / Width), .MemPorts(MemPorts), .PortBit(23)) u_node (
+      ktpu_node #(.X(n % Width), .Y(n / Width), .MemPorts(MemPorts)) u_node (
         .clk_i(clk_i), .rst_i(rst_i),
         .rq_in_valid_i(rq_out_v[n]), .rq_in_ready_o(rq_out_r[n]), .rq_in_flit_i(rq_out_f[288*n +: 288]),
         .rq_out_valid_o(rq_in_v[n]), .rq_out_ready_i(rq_in_r[n]), .rq_out_flit_o(rq_in_f[288*n +: 288]),
@@ -101,6 +101,57 @@ module node_top #(
       /* verilator lint_on PINCONNECTEMPTY */
       assign gated[n] = !u_node.u_gate.en_q;
       assign sweeping[n] = act[n][ktpu_pkg::CD_SWEEP_WORD - 1];
+`ifndef SYNTHESIS
+      // Write order with two agents: the agents do not order against each
+      // other, so a write burst may leave for one agent only if none of this
+      // node's unacknowledged bursts to the other overlaps its bytes (each
+      // burst's extent [lo, hi) from its descriptor; acknowledgements come
+      // back from each agent in the order of its bursts).
+      localparam int H = ktpu_pkg::FLIT_HDR_LSB;
+      logic [63:0] wo0_q [$], wo1_q [$];   // per agent: {hi, lo} of each burst unacknowledged
+      logic        wo_mid;                 // a packet's later flit is next
+      always_ff @(posedge clk_i) begin
+        logic [287:0] f, a;
+        logic [31:0]  lo, hi, ctl;
+        logic [63:0]  o;
+        logic         to1, bad;
+        f = rq_in_f[288*n +: 288];
+        a = rs_out_f[288*n +: 288];
+        if (rst_i) begin
+          wo_mid <= 1'b0;
+          wo0_q.delete();
+          wo1_q.delete();
+        end else begin
+          if (rq_in_v[n] && rq_in_r[n]) wo_mid <= !f[H + ktpu_pkg::FLIT_LAST_LSB];
+          if (rq_in_v[n] && rq_in_r[n] && !wo_mid && f[H + ktpu_pkg::FLIT_TYPE_LSB +: 4] == 4'(ktpu_pkg::MSG_MEM_WR)) begin
+            ctl = f[32*ktpu_pkg::WR_CTRL_WORD +: 32];
+            lo  = f[32*ktpu_pkg::WR_ADDR_WORD +: 32];
+            hi  = ctl[ktpu_pkg::WR_CTRL_ROWS_LSB +: 8] != 8'd0
+                ? lo + 32'(ctl[ktpu_pkg::WR_CTRL_ROWS_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE_WORD +: 32] +
+                  32'(ctl[ktpu_pkg::WR_CTRL_COLS_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE2_WORD +: 32] + 32'd32
+                : lo + 32'(ctl[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE_WORD +: 32] + 32'd32;
+            to1 = MemPorts > 1 && f[H + ktpu_pkg::FLIT_DST_X_LSB +: 4] == 4'(ktpu_pkg::NODE_MEM1_X) &&
+                  f[H + ktpu_pkg::FLIT_DST_Y_LSB +: 4] == 4'(ktpu_pkg::NODE_MEM1_Y);
+            bad = 1'b0;
+            for (int i = 0; i < (to1 ? wo0_q.size() : wo1_q.size()); i++) begin
+              o = to1 ? wo0_q[i] : wo1_q[i];
+              if (lo < o[63:32] && o[31:0] < hi) bad = 1'b1;
+            end
+            if (bad)
+              $error("node_top: node (%0d,%0d): a write burst at 0x%0x to agent %0d overlaps an unacknowledged one to the other agent",
+                     n % Width, n / Width, lo, to1);
+            if (to1) wo1_q.push_back({hi, lo});
+            else     wo0_q.push_back({hi, lo});
+          end
+          if (rs_out_v[n] && rs_out_r[n] && a[H + ktpu_pkg::FLIT_TYPE_LSB +: 4] == 4'(ktpu_pkg::MSG_MEM_ACK) &&
+              a[32*ktpu_pkg::ACK_STATUS_WORD + ktpu_pkg::ACK_STATUS_OP_LSB +: 4] == 4'(ktpu_pkg::MSG_MEM_WR)) begin
+            if (MemPorts > 1 && a[H + ktpu_pkg::FLIT_SRC_X_LSB +: 4] == 4'(ktpu_pkg::NODE_MEM1_X) &&
+                a[H + ktpu_pkg::FLIT_SRC_Y_LSB +: 4] == 4'(ktpu_pkg::NODE_MEM1_Y)) void'(wo1_q.pop_front());
+            else void'(wo0_q.pop_front());
+          end
+        end
+      end
+`endif
     end else if (Kind == 4'(ktpu_pkg::NODE_MEM)) begin : gen_mem
       localparam int A = mem_index(n);
       logic hold, req_r;

@@ -107,9 +107,9 @@ refuse "window ending where BT starts" "BT outside the memory window (0x5000)" -
 # on 4 clusters (two memory agents) C straddles the middle, 0x800000, BT follows
 refuse "window of the upper half, 4 clusters" "A outside the memory window (0x1000)" --clusters 4 --gemm-gen 64x128x64 --mem-window 8388608,16777216
 
-# Two memory agents (ktpu-sim-4): each read and write burst goes to the agent
-# of its offset's top bit. A sits below the middle, C across it, BT above,
-# so each agent reads (A, BT) and writes (C's lower rows, its upper rows).
+# Two memory agents (ktpu-sim-4): every FILL is read half through each, and
+# each drain's row bands alternate between them, so both agents read and
+# write.
 ports() {  # ports DESCRIPTION ktpu-sim-args...
   local desc=$1; shift
   n=$((n + 1))
