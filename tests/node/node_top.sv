@@ -105,14 +105,15 @@ module node_top #(
       // Write order with two agents: the agents do not order against each
       // other, so a write burst may leave for one agent only if none of this
       // node's unacknowledged bursts to the other overlaps its bytes (each
-      // burst's extent [lo, hi) from its descriptor; acknowledgements come
-      // back from each agent in the order of its bursts).
+      // burst's extent [lo, hi) from its descriptor, to its last flit's last
+      // masked byte; acknowledgements come back from each agent in the order
+      // of its bursts).
       localparam int H = ktpu_pkg::FLIT_HDR_LSB;
       logic [63:0] wo0_q [$], wo1_q [$];   // per agent: {hi, lo} of each burst unacknowledged
       logic        wo_mid;                 // a packet's later flit is next
       always_ff @(posedge clk_i) begin
         logic [287:0] f, a;
-        logic [31:0]  lo, hi, ctl;
+        logic [31:0]  lo, hi, ctl, mask, top;
         logic [63:0]  o;
         logic         to1, bad;
         f = rq_in_f[288*n +: 288];
@@ -126,10 +127,13 @@ module node_top #(
           if (rq_in_v[n] && rq_in_r[n] && !wo_mid && f[H + ktpu_pkg::FLIT_TYPE_LSB +: 4] == 4'(ktpu_pkg::MSG_MEM_WR)) begin
             ctl = f[32*ktpu_pkg::WR_CTRL_WORD +: 32];
             lo  = f[32*ktpu_pkg::WR_ADDR_WORD +: 32];
+            mask = f[32*ktpu_pkg::WR_MASK_WORD +: 32];
+            top = 32'd0;
+            for (int b = 0; b < 32; b++) if (mask[b]) top = 32'(b + 1);
             hi  = ctl[ktpu_pkg::WR_CTRL_ROWS_LSB +: 8] != 8'd0
                 ? lo + 32'(ctl[ktpu_pkg::WR_CTRL_ROWS_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE_WORD +: 32] +
-                  32'(ctl[ktpu_pkg::WR_CTRL_COLS_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE2_WORD +: 32] + 32'd32
-                : lo + 32'(ctl[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE_WORD +: 32] + 32'd32;
+                  32'(ctl[ktpu_pkg::WR_CTRL_COLS_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE2_WORD +: 32] + top
+                : lo + 32'(ctl[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8] - 8'd1) * f[32*ktpu_pkg::WR_STRIDE_WORD +: 32] + top;
             to1 = MemPorts > 1 && f[H + ktpu_pkg::FLIT_DST_X_LSB +: 4] == 4'(ktpu_pkg::NODE_MEM1_X) &&
                   f[H + ktpu_pkg::FLIT_DST_Y_LSB +: 4] == 4'(ktpu_pkg::NODE_MEM1_Y);
             bad = 1'b0;
