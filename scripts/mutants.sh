@@ -67,7 +67,9 @@ build_run() {
       *) cmd+=("$w") ;;
     esac
   done
-  (timeout "$limit" "${cmd[@]}") >"$d/run-$b.log" 2>&1   # a subshell: its "Aborted" goes to the log
+  # in a subshell that outlives the bench (no exec), so the shell's "Aborted"
+  # for a bench killed by a signal goes to the log, not to the sweep's output
+  (timeout "$limit" "${cmd[@]}"; exit $?) >"$d/run-$b.log" 2>&1
   run_rc=$?
   [ "$run_rc" -eq 0 ] && return 0
   return 1

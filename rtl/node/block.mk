@@ -7,3 +7,8 @@ RTL_USES.node := ram fifo delay clk_gate cluster_dp acc
 SYNTH_BLOCKS += node
 SYNTH_TOP.node  := ktpu_node
 SYNTH_SRCS.node  = $(call rtl_srcs,node)
+# ... as the 4-cluster machine builds it, with two memory agents (the split
+# FILL and the drains' band order: docs/node.md "Two memory agents")
+SYNTH_BLOCKS += node2p
+SYNTH_TOP.node2p := ktpu_node\#MemPorts=2
+SYNTH_SRCS.node2p = $(call rtl_srcs,node)

@@ -4,7 +4,8 @@
 # and the longest LUT path, printed as a table and written as CSV.
 #
 #   scripts/synth/synth.sh [--csv FILE] [--logdir DIR] [--expect 'COL=N ...'] [BLOCK...]
-#   BLOCK = 'name|top_module|source files...'; with no BLOCK, one per line
+#   BLOCK = 'name|top_module[#PARAM=VALUE...]|source files...' (the
+#   parameters set on the top by chparam); with no BLOCK, one per line
 #   from build/synth-blocks.list (written by `make synth` from SYNTH_BLOCKS).
 #
 # Columns: LUT (LUT1..LUT6), LUTRAM (RAM*M/RAM*X), FF (FD*), SRL (SRL16E,
@@ -50,6 +51,11 @@ status=0
 for spec in "$@"; do
   IFS="|" read -r name top srcs <<<"$spec"
   name=${name//[[:space:]]/}; top=${top//[[:space:]]/}
+  params=""   # top#P=V#Q=W: chparam -set P V top, and so on
+  if [[ $top == *'#'* ]]; then
+    IFS='#' read -ra tp <<<"$top"; top=${tp[0]}
+    for p in "${tp[@]:1}"; do params="$params chparam -set ${p%%=*} ${p#*=} $top;"; done
+  fi
   if [ -z "$name" ] || [ -z "$top" ] || [ -z "$srcs" ]; then
     echo "synth.sh: bad block spec '$spec' (want name|top|sources)" >&2; status=1; continue
   fi
@@ -62,7 +68,7 @@ for spec in "$@"; do
     reads="$reads read_verilog -sv $f;"
   done
   log=$logdir/$name.log
-  if ! yosys -q -l "$log" -p "$reads \
+  if ! yosys -q -l "$log" -p "$reads $params \
         synth_xilinx -family xcup -flatten -noiopad -noclkbuf -top $top; \
         tee -o $logdir/$name.stat stat; \
         tee -o $logdir/$name.ltp ltp w:* t:LUT* t:MUXF* t:CARRY*; \
