@@ -46,8 +46,8 @@ module ktpu_node #(
   parameter int unsigned MemX     = ktpu_pkg::NODE_MEM_X,
   parameter int unsigned MemY     = ktpu_pkg::NODE_MEM_Y,
   // a second memory agent at (Mem1X, Mem1Y): a FILL reads half its row
-  // groups from each agent, a drain job's bursts go to one or the other,
-  // alternating (ktpu_node_drain, docs/soc.md)
+  // groups from each agent, a drain's row bands alternate between them
+  // (ktpu_node_fill, ktpu_node_drain, docs/soc.md)
   parameter int unsigned MemPorts = 1,
   parameter int unsigned Mem1X    = ktpu_pkg::NODE_MEM1_X,
   parameter int unsigned Mem1Y    = ktpu_pkg::NODE_MEM1_Y,
