@@ -90,10 +90,11 @@ static void tick() {
     top->cpu_rs_ready_i = rs_mode == 0 ? (rnd() % 8) != 0 : rs_mode == 2 && (cyc & 1);
     top->eval();
     bool tx = top->cpu_rq_valid_i && top->cpu_rq_ready_o;
-    bool rx = top->cpu_rs_valid_o && top->cpu_rs_ready_i;
+    // before the first reset edge the registers hold their random initial
+    // values: nothing the mesh shows during reset is a flit
+    bool rx = !top->rst_i && top->cpu_rs_valid_o && top->cpu_rs_ready_i;
     Flit f;
     if (rx) for (int i = 0; i < 9; i++) f.w[i] = top->cpu_rs_flit_o[i];
-    // (before the first reset edge the registers hold their random initial values)
     CHECK(top->rst_i || !top->cpu_rq_out_valid_o, "request-plane flit delivered to the CPU");
     for (int c = 0; c < sweep_watch; c++)
         if (!first_sweep[c] && ((top->sweep_o >> (8 * cl_y[c] + cl_x[c])) & 1)) first_sweep[c] = cyc;
