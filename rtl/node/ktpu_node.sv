@@ -121,6 +121,7 @@ module ktpu_node #(
   logic [IqW-1:0] hd_q;
   logic [7:0]     hd_chk_q;                     // the head's CLERR_* but LENGTH and FILLFAIL
   logic [15:0]    hd_gmgn_q;                    // its GM x GN (a FWD GEMM's packet count)
+  logic [4:0]     hd_half_q;                    // a FILL's split over two agents
   // the FIFO, and its head checked a cycle ahead of the engine (ktpu_node_iq)
   ktpu_node_iq #(.Width(IqW), .X(X), .Y(Y), .L1Depth(L1Depth), .AccDepth(AccDepth)) u_iq (
     .clk_i(gclk), .rst_i(rst_i), .push_i(iq_push),
@@ -128,7 +129,8 @@ module ktpu_node #(
               rq_in_flit_i[H + ktpu_pkg::FLIT_SRC_Y_LSB +: 4],
               rq_in_flit_i[H + ktpu_pkg::FLIT_TXN_LSB +: 8], rq_in_flit_i[223:0]}),
     .full_o(iq_full), .empty_o(iq_empty),
-    .valid_o(hd_v_q), .head_o(hd_q), .chk_o(hd_chk_q), .gmgn_o(hd_gmgn_q), .pop_i(hd_pop)
+    .valid_o(hd_v_q), .head_o(hd_q), .chk_o(hd_chk_q), .gmgn_o(hd_gmgn_q), .half_o(hd_half_q),
+    .pop_i(hd_pop)
   );
 
   // Peer stream (RECV): one open stream, from one sender.
@@ -285,7 +287,8 @@ module ktpu_node #(
                    .Mem1X(Mem1X), .Mem1Y(Mem1Y), .L1Depth(L1Depth)) u_fill (
     .clk_i(gclk), .rst_i(rst_i),
     .ready_o(fill_ready), .alloc_i(fill_alloc), .side_i(i_side), .off_i(L1W'(aoff)), .gm_i(gm),
-    .nk_i(nk), .base_i(base), .stride_i(stride), .fmt_i(i_fmt), .sx_i(i_sx), .sy_i(i_sy), .txn_i(i_txn),
+    .half_i(hd_half_q), .nk_i(nk), .base_i(base), .stride_i(stride), .fmt_i(i_fmt),
+    .sx_i(i_sx), .sy_i(i_sy), .txn_i(i_txn),
     .rd_valid_o(rd_v), .rd_ready_i(rd_r), .rd_flit_o(rd_f),
     .rs_valid_i(rs_in_valid_i), .rs_flit_i(rs_in_flit_i),
     .l1a_we_o(l1a_we), .l1b_we_o(l1b_we), .l1_waddr_o(l1_waddr),

@@ -8,8 +8,9 @@
 // half K-block-major on its own, so both ports carry every operand's load
 // whatever its address (the split decides bandwidth, never correctness:
 // both agents reach the whole DRAM, docs/soc.md). 2^sh is the power of two
-// nearest half the groups, so the second half's first row and first L1
-// entry are shifts of the stride and NK, never products. Each half counts
+// nearest half the groups (found by ktpu_node_iq with the head's checks,
+// half_i), so the second half's first row and first L1 entry are shifts of
+// the stride and NK, never products. Each half counts
 // its own K blocks; a FILL has landed block kb when both halves have, and
 // is done when each half has landed every block or was refused.
 //
@@ -41,6 +42,7 @@ module ktpu_node_fill #(
   input  wire              side_i,       // 0: L1 A, 1: L1 B
   input  wire  [L1W-1:0]   off_i,
   input  wire  [15:0]      gm_i,
+  input  wire  [4:0]       half_i,       // {split, sh}: the first half's groups are 2^sh
   input  wire  [15:0]      nk_i,
   input  wire  [31:0]      base_i,
   input  wire  [31:0]      stride_i,
@@ -97,16 +99,6 @@ module ktpu_node_fill #(
     rdflit = mkflit(h ? 4'(Mem1X) : 4'(MemX), h ? 4'(Mem1Y) : 4'(MemY), TyRd, {TxnTag, slot},
                     {128'd0, 30'd0, fmt, nk, groups, stride, base});
   endfunction
-  // {split, sh}: the first half's groups are 2^sh, the power of two nearest
-  // g/2 (g in [2^m, 2^(m+1)): 2^(m-1) or 2^m, the latter when g > 1.5 * 2^m);
-  // one group is not split
-  function automatic logic [4:0] first_half(input logic [15:0] g);
-    logic [3:0] m;
-    m = '0;
-    for (int i = 1; i < 16; i++) if (g[i]) m = 4'(i);
-    first_half = {m != 4'd0, ((g & ~(16'd1 << m)) > (16'd1 << (m - 4'd1))) ? m : m - 4'd1};
-  endfunction
-
   // ---- what arrives -------------------------------------------------------------
   logic [3:0]  rs_ty;
   logic [31:0] rs_tag, rs_ack;
@@ -169,7 +161,7 @@ module ktpu_node_fill #(
   logic [4:0]  fh;
   logic        split;
   logic [15:0] g0, p_g1;                 // the first half's groups, the second's
-  assign fh    = Split ? first_half(gm_i) : 5'd0;   // one port: nothing of it built
+  assign fh    = Split ? half_i : 5'd0;   // one port: no split
   assign split = Split && fh[4];
   assign g0    = split ? 16'd1 << fh[3:0] : gm_i;
   assign p_g1  = p_gm_q - (16'd1 << p_sh_q);

@@ -9,7 +9,11 @@
 // products GM x NK, GN x NK, GM x GN and the extents (docs/timing.md: the
 // node's longest path was this check, 30 levels). An instruction that
 // finds the node idle waits one cycle more; the FIFO and the head hold
-// NODE_IQ_DEPTH + 1 instructions, more than the sender's credits.
+// NODE_IQ_DEPTH + 1 instructions, more than the sender's credits. A FILL's
+// split over two memory agents (ktpu_node_fill) is found here too, for the
+// same reason: the power of two nearest half its groups is a priority
+// encoder, a compare and a decode (23 levels when the fill engine did it at
+// dispatch, docs/timing.md).
 //
 // Extents without wrapping: an offset or a count above the depth fails
 // alone; below it both fit in log2(depth) + 1 bits and their sum is exact.
@@ -30,6 +34,7 @@ module ktpu_node_iq #(
   output logic [Width-1:0] head_o,
   output logic [7:0]       chk_o,      // its CLERR_* (OK: every field check passed)
   output logic [15:0]      gmgn_o,     // its GM x GN (low 16 bits: a FWD GEMM's packet count)
+  output logic [4:0]       half_o,     // {split, sh}: a FILL's first half is 2^sh of its GM groups
   input  wire              pop_i       // the engine is done with the head
 );
   localparam int unsigned L1W = $clog2(L1Depth);
@@ -59,6 +64,14 @@ module ktpu_node_iq #(
   function automatic logic acc_fits(input logic [15:0] off, input logic [31:0] n);
     acc_fits = off <= 16'(AccDepth) && n <= 32'(AccDepth) &&
                (TW+2)'(off[TW:0]) + (TW+2)'(n[TW:0]) <= (TW+2)'(AccDepth);
+  endfunction
+  // {split, sh}: 2^sh is the power of two nearest g/2 (g in [2^m, 2^(m+1)):
+  // 2^(m-1) or 2^m, the latter when g > 1.5 * 2^m); one group is not split
+  function automatic logic [4:0] first_half(input logic [15:0] g);
+    logic [3:0] m;
+    m = '0;
+    for (int i = 1; i < 16; i++) if (g[i]) m = 4'(i);
+    first_half = {m != 4'd0, ((g & ~(16'd1 << m)) > (16'd1 << (m - 4'd1))) ? m : m - 4'd1};
   endfunction
   function automatic logic [15:0] fld16(input logic [Width-1:0] q, input int word, input int lsb);
     fld16 = q[32*word + lsb +: 16];
@@ -139,6 +152,7 @@ module ktpu_node_iq #(
       head_o <= iq_rdata;
       chk_o  <= chk;
       gmgn_o <= chk_gmgn;
+      half_o <= first_half(fld16(iq_rdata, ktpu_pkg::CI_SHAPE_WORD, ktpu_pkg::CI_SHAPE_GM_LSB));
     end
   end
 endmodule
