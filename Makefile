@@ -89,6 +89,16 @@ HOST_CFLAGS := -std=c99 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 VERILATOR        := verilator
 VERILATOR_FLAGS  := --cc --exe --build -j 2 -Wall -Wno-fatal -Werror-USERFATAL --x-assign unique --x-initial unique \
                     -O2 --assert -CFLAGS -std=c++17 -MAKEFLAGS OPT_SLOW=-O0 -MAKEFLAGS OPT_FAST=-O2 -I$(GEN)
+# Models' C++ through ccache when it is installed (scripts/deps.sh installs
+# it), its cache in the build tree: the 26 models each compile Verilator's
+# runtime (verilated.cpp, its FST writer, threads, DPI: about 10 s of CPU a
+# model) from the same source with the same flags, and a mutant rebuilds a
+# bench whose generated files mostly did not change. Without ccache the
+# build is the same, only slower.
+ifneq ($(shell command -v ccache 2>/dev/null),)
+VERILATOR_FLAGS  += -MAKEFLAGS OBJCACHE=ccache
+export CCACHE_DIR := $(abspath $(BUILD))/ccache
+endif
 
 # ---- names shared across fragments -----------------------------------------
 # Defined here, not in the fragment that builds them, because fragments are

@@ -21,6 +21,8 @@ else
   have riscv64-unknown-elf-gcc  || need+=(gcc-riscv64-unknown-elf)
   have g++                      || need+=(g++)
   have make                     || need+=(make)
+  # the models' C++ through a cache (the Makefile: one build of Verilator's runtime, not 26)
+  have ccache                   || need+=(ccache)
   [ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] \
     || [ -f "$(riscv64-unknown-elf-gcc -print-file-name=picolibc.specs 2>/dev/null)" ] \
     || need+=(picolibc-riscv64-unknown-elf)
