@@ -45,8 +45,9 @@ module ktpu_node #(
   parameter int unsigned Y        = 1,
   parameter int unsigned MemX     = ktpu_pkg::NODE_MEM_X,
   parameter int unsigned MemY     = ktpu_pkg::NODE_MEM_Y,
-  // a second memory agent at (Mem1X, Mem1Y): a FILL reads half its row
-  // groups from each agent, a drain's row bands alternate between them
+  // a second memory agent at (Mem1X, Mem1Y): an FP16 FILL reads half its
+  // row groups from each agent, an MXFP7 FILL all from the nearer one, a
+  // drain's row bands alternate between them, band 0 to the nearer one
   // (ktpu_node_fill, ktpu_node_drain, docs/soc.md)
   parameter int unsigned MemPorts = 1,
   parameter int unsigned Mem1X    = ktpu_pkg::NODE_MEM1_X,
@@ -76,6 +77,10 @@ module ktpu_node #(
   localparam int unsigned L1W = $clog2(L1Depth);
   localparam int unsigned TW  = $clog2(AccDepth);
   localparam int unsigned H   = ktpu_pkg::FLIT_HDR_LSB;
+  // the agent nearer this node (Manhattan distance; a tie goes to agent 0)
+  localparam int unsigned Dist0 = (X > MemX ? X - MemX : MemX - X) + (Y > MemY ? Y - MemY : MemY - Y);
+  localparam int unsigned Dist1 = (X > Mem1X ? X - Mem1X : Mem1X - X) + (Y > Mem1Y ? Y - Mem1Y : Mem1Y - Y);
+  localparam bit          Near1 = MemPorts > 1 && Dist1 < Dist0;
   localparam logic [3:0] TyWr = 4'(ktpu_pkg::MSG_MEM_WR);
   localparam logic [3:0] TyIns = 4'(ktpu_pkg::MSG_CL_INSTR), TyPd = 4'(ktpu_pkg::MSG_PEER_DATA);
   localparam logic [3:0] TyAck = 4'(ktpu_pkg::MSG_MEM_ACK);
@@ -284,7 +289,7 @@ module ktpu_node #(
   end
 
   ktpu_node_fill #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts),
-                   .Mem1X(Mem1X), .Mem1Y(Mem1Y), .L1Depth(L1Depth)) u_fill (
+                   .Mem1X(Mem1X), .Mem1Y(Mem1Y), .Near1(Near1), .L1Depth(L1Depth)) u_fill (
     .clk_i(gclk), .rst_i(rst_i),
     .ready_o(fill_ready), .alloc_i(fill_alloc), .side_i(i_side), .off_i(L1W'(aoff)), .gm_i(gm),
     .half_i(hd_half_q), .nk_i(nk), .base_i(base), .stride_i(stride), .fmt_i(i_fmt),
@@ -360,7 +365,7 @@ module ktpu_node #(
   logic [287:0] dr_f;
   logic [16:0]  wr_tag;
   ktpu_node_drain #(.X(X), .Y(Y), .MemX(MemX), .MemY(MemY), .MemPorts(MemPorts), .TagW(17),
-                    .Mem1X(Mem1X), .Mem1Y(Mem1Y)) u_drain (
+                    .Mem1X(Mem1X), .Mem1Y(Mem1Y), .Near1(Near1)) u_drain (
     .clk_i(gclk), .rst_i(rst_i),
     .job_push_i(job_push), .job_base_i(base), .job_stride_i(stride), .job_gm_i(gm),
     .job_gn_i(gn), .job_tag_i({op == OpGemm && i_written, i_sx, i_sy, i_txn}), .job_full_o(job_full),

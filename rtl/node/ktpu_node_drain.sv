@@ -53,6 +53,7 @@ module ktpu_node_drain #(
   parameter int unsigned MemPorts = 1,     // 2: a second agent at (Mem1X, Mem1Y)
   parameter int unsigned Mem1X    = 1,
   parameter int unsigned Mem1Y    = 1,
+  parameter bit          Near1    = 1'b0,  // the second agent is the nearer one: band 0's
   parameter int unsigned JobDepth = 4,
   parameter int unsigned BufDepth = ktpu_pkg::ACC_DEPTH,   // emit buffer, sub-tiles
   parameter int unsigned MaxCols  = 63,                    // groups per 2-D burst
@@ -82,9 +83,6 @@ module ktpu_node_drain #(
   output logic         busy_o
 );
   localparam logic [7:0] WrTxn = 8'hE0;
-  localparam int Dist0 = (X > MemX ? X - MemX : MemX - X) + (Y > MemY ? Y - MemY : MemY - Y);
-  localparam int Dist1 = (X > Mem1X ? X - Mem1X : Mem1X - X) + (Y > Mem1Y ? Y - Mem1Y : Mem1Y - Y);
-  localparam bit Near1 = MemPorts > 1 && Dist1 < Dist0;   // band 0 goes to the second agent
 
   if (MaxCols < 1 || 4 * MaxCols > 255) begin : gen_bad_cols
     $error("ktpu_node_drain: MaxCols must be 1..63 (COUNT = 4 x MaxCols <= 255)");

@@ -3,16 +3,22 @@
 // FILLs in flight, each answered by one CL_DONE when its last word has
 // landed in L1 or the memory agent refused it (CLERR_MEM).
 //
-// A FILL is one MEM_RD (txn {0x28, slot}), or with two memory agents two:
-// its first 2^sh row groups from agent 0 and the rest from agent 1, each
-// half K-block-major on its own, so both ports carry every operand's load
-// whatever its address (the split decides bandwidth, never correctness:
-// both agents reach the whole DRAM, docs/soc.md). 2^sh is the power of two
-// nearest half the groups (found by ktpu_node_iq with the head's checks,
-// half_i), so the second half's first row and first L1 entry are shifts of
-// the stride and NK, never products. Each half counts
-// its own K blocks; a FILL has landed block kb when both halves have, and
-// is done when each half has landed every block or was refused.
+// A FILL is one MEM_RD (txn {0x28, slot}). With two memory agents an FP16
+// FILL is two: its first 2^sh row groups from agent 0 and the rest from
+// agent 1, each half K-block-major on its own, so both ports carry every
+// operand's load whatever its address (the split decides bandwidth, never
+// correctness: both agents reach the whole DRAM, docs/soc.md). 2^sh is the
+// power of two nearest half the groups (found by ktpu_node_iq with the
+// head's checks, half_i), so the second half's first row and first L1
+// entry are shifts of the stride and NK, never products. An MXFP7 FILL
+// goes whole to the nearer agent: it reads one DRAM beat per flit, so an
+// agent sends as fast as a node's one ejection port takes, and two agents
+// sending halves to the same node at once hold each other's flits for
+// other nodes behind theirs in the routers (an FP16 half reads two beats
+// per flit: two agents together fill one port). Each half counts its own
+// K blocks; a FILL has landed block kb when both halves have (a FILL read
+// whole has one half, the other counts as landed), and is done when each
+// half has landed every block or was refused.
 //
 // Streaming (docs/node.md): a FILL in flight is "streamed" for the GEMM at
 // the head when its entries are where the sweep reads them in the same K
@@ -31,6 +37,7 @@ module ktpu_node_fill #(
   parameter int unsigned MemPorts = 1,
   parameter int unsigned Mem1X    = ktpu_pkg::NODE_MEM1_X,
   parameter int unsigned Mem1Y    = ktpu_pkg::NODE_MEM1_Y,
+  parameter bit          Near1    = 1'b0,  // the second agent is the nearer one: MXFP7 FILLs go there
   parameter int unsigned L1Depth  = ktpu_pkg::L1_DEPTH,
   localparam int unsigned L1W     = $clog2(L1Depth)
 ) (
@@ -159,10 +166,11 @@ module ktpu_node_fill #(
   logic [L1W-1:0] p_off_q;
   logic [287:0] rd_f_q;
   logic [4:0]  fh;
-  logic        split;
-  logic [15:0] g0, p_g1;                 // the first half's groups, the second's
+  logic        split, h0;
+  logic [15:0] g0, p_g1;                 // the first request's groups, the second's
   assign fh    = Split ? half_i : 5'd0;   // one port: no split
-  assign split = Split && fh[4];
+  assign split = Split && fh[4] && fmt_i == 2'(ktpu_pkg::FMT_FP16);
+  assign h0    = Split && Near1 && !split;   // the first request's agent: 1 = whole to agent 1
   assign g0    = split ? 16'd1 << fh[3:0] : gm_i;
   assign p_g1  = p_gm_q - (16'd1 << p_sh_q);
   assign ready_o    = have_free && !rd_v_q && !p_v_q;
@@ -206,7 +214,7 @@ module ktpu_node_fill #(
       if (rd_v_q && rd_ready_i) rd_v_q <= 1'b0;
       if (alloc_i) begin
         rd_v_q <= 1'b1;
-        rd_f_q <= rdflit(1'b0, free_slot, base_i, stride_i, g0, nk_i, fmt_i);
+        rd_f_q <= rdflit(h0, free_slot, base_i, stride_i, g0, nk_i, fmt_i);
         p_v_q  <= split;
         p_slot_q <= free_slot; p_sh_q <= fh[3:0]; p_gm_q <= gm_i; p_nk_q <= nk_i;
         p_base_q <= base_i; p_stride_q <= stride_i; p_fmt_q <= fmt_i; p_off_q <= off_i;
@@ -218,20 +226,23 @@ module ktpu_node_fill #(
             sl_v_q[k]    <= 1'b1;
             sl_side_q[k] <= side_i;
             sl_nf_q[k]   <= 1'b0;
-            hf_got_q[k]  <= 1'b0;
+            hf_got_q[k]  <= h0;                // a half not read: landed and done
             hf_err_q[k]  <= 1'b0;
-            hf_got_q[NSlot + k] <= !split;     // no second half: landed and done
+            hf_got_q[NSlot + k] <= !split && !h0;
             hf_err_q[NSlot + k] <= 1'b0;
           end
         sl_nk_q[free_slot]  <= nk_i;
         sl_x_q[free_slot]   <= sx_i;
         sl_y_q[free_slot]   <= sy_i;
         sl_txn_q[free_slot] <= txn_i;
+        // half 0's offset is the FILL's (streaming compares it) whichever
+        // agent reads it; a split's second half gets its own below
         hf_off_q[{1'b0, free_slot}] <= off_i;
-        hf_gm_q[{1'b0, free_slot}]  <= g0;
-        hf_blk_q[{1'b0, free_slot}] <= '0;
-        hf_bw_q[{1'b0, free_slot}]  <= g0 << 2;
-        hf_blk_q[{1'b1, free_slot}] <= split ? 16'd0 : nk_i;
+        hf_off_q[{1'b1, free_slot}] <= off_i;
+        hf_gm_q[{h0, free_slot}]    <= g0;
+        hf_blk_q[{h0, free_slot}]   <= '0;
+        hf_bw_q[{h0, free_slot}]    <= g0 << 2;
+        hf_blk_q[{!h0, free_slot}]  <= split ? 16'd0 : nk_i;
       end
       // the second half, once the first has left: its rows start 2^sh groups
       // (4 * 2^sh rows) on, its entries 2^sh * NK on

@@ -245,6 +245,21 @@ static const uint8_t Canary = 0xA5;
 static void canary(uint32_t base, uint32_t bytes) {
     for (uint32_t a = base; a < base + bytes; a += 4) ktpu_dram_bd_write32(a, 0xA5A5A5A5u);
 }
+// Every byte of [lo, hi) against want(a), a byte value or -1 (not looked
+// at here); the first five differences are printed.
+template <class Want>
+static void check_bytes(const char *what, uint32_t lo, uint32_t hi, Want want) {
+    long bad = 0;
+    for (uint32_t a = lo; a < hi; a++) {
+        int w = want(a);
+        if (w < 0) continue;
+        checks++;
+        if (dram_byte(a) != w) {
+            if (bad++ < 5) printf("FAIL %s: byte 0x%x = 0x%02x, expected 0x%02x\n", what, a, dram_byte(a), w);
+            fails++;
+        }
+    }
+}
 // C (rows x cols FP16 at cbase, row stride ldc) against ref; every byte of
 // the canaried area outside C must be untouched.
 static void check_c(const char *what, uint32_t cbase, uint32_t ldc, int rows, int cols,
@@ -276,15 +291,10 @@ static void check_c(const char *what, uint32_t cbase, uint32_t ldc, int rows, in
                 fails++;
             }
         }
-    for (uint32_t a = cbase - guard; a < cbase + rows * ldc + guard; a++) {
+    check_bytes(what, cbase - guard, cbase + rows * ldc + guard, [&](uint32_t a) {
         bool inside = a >= cbase && a < cbase + rows * ldc && (a - cbase) % ldc < (uint32_t)cols * 2;
-        if (inside) continue;
-        checks++;
-        if (dram_byte(a) != Canary) {
-            if (bad++ < 5) printf("FAIL %s: byte 0x%x outside C written (0x%02x)\n", what, a, dram_byte(a));
-            fails++;
-        }
-    }
+        return inside ? -1 : Canary;
+    });
 }
 
 // ---- operands -----------------------------------------------------------
@@ -561,7 +571,8 @@ static void layout_test() {
 // whose second half is refused, the second agent held for 600 cycles so the
 // first half's words land before the refusal: the GEMM behind must not start
 // on the first half alone, the CL_DONE waits for the first half's words (the
-// slot is not freed under them) and names the window's end.
+// slot is not freed under them) and names the window's end; and an MXFP7
+// FILL refused (read whole from the agent nearer the node).
 static void failed_fill_test(int e, int peer) {
     const int M = 16, K = 64, N = 16;
     std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
@@ -575,14 +586,15 @@ static void failed_fill_test(int e, int peer) {
     put_f16(A, 2 * K, a.data(), M, K);
     put_f16(BT, 2 * K, bt.data(), N, K);
     ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
-    for (int order = 0; order < (NODE_MEM_PORTS > 1 ? 3 : 2); order++) {
+    for (int order = 0; order < (NODE_MEM_PORTS > 1 ? 4 : 2); order++) {
         const char *name = order == 1 ? "refused FILL B behind FILL A"
-                         : order == 0 ? "refused FILL A ahead of FILL B" : "FILL A's second half refused";
+                         : order == 0 ? "refused FILL A ahead of FILL B"
+                         : order == 2 ? "FILL A's second half refused" : "refused MXFP7 FILL A (one agent)";
         canary(C - 64, M * 2 * N + 128);
         // all back to back: the GEMM reaches the engine before the refusal
         // comes back, with both FILLs laid out as it reads (streamable)
         if (order == 2) top->mem1_hold_i = 1;
-        int ta = issue(e, i_fill(0, 0, 0, order == 1 ? A : order == 0 ? Bad : Bad2, 2 * K, M / 4, K / 32));
+        int ta = issue(e, i_fill(0, order == 3, 0, order == 1 ? A : order == 2 ? Bad2 : Bad, 2 * K, M / 4, K / 32));
         int tb = issue(e, i_fill(1, 0, 0, order == 1 ? Bad : BT, 2 * K, N / 4, K / 32));
         std::vector<Ins> after = {i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N), i_drain(0, M / 4, N / 4, C, 2 * N),
                                   i_peer(KTPU_CLOP_SEND, cl_x[peer], cl_y[peer], 0, 1),
@@ -691,15 +703,7 @@ static void drain_order_test(int e) {
             img[s3 * r + 2 * j] = c1[r * N + j] & 255;
             img[s3 * r + 2 * j + 1] = c1[r * N + j] >> 8;
         }
-    long bad = 0;
-    for (uint32_t a = C3 - 64; a < C3 + n3 + 64; a++) {
-        uint8_t want_b = a >= C3 && a < C3 + n3 ? img[a - C3] : Canary;
-        checks++;
-        if (dram_byte(a) != want_b) {
-            if (bad++ < 5) printf("FAIL %s: byte 0x%x = 0x%02x, expected 0x%02x\n", name2, a, dram_byte(a), want_b);
-            fails++;
-        }
-    }
+    check_bytes(name2, C3 - 64, C3 + n3 + 64, [&](uint32_t a) { return a >= C3 && a < C3 + n3 ? img[a - C3] : Canary; });
 }
 
 // A fused drain whose C runs past the window: the GEMM starts (CL_DONE OK),
@@ -1066,6 +1070,8 @@ int main(int argc, char **argv) {
         fwd_test(32, 128, 32, 0, 1);
         error_test(0, 1);
         failed_fill_test(0, 1);
+        // two agents: cluster 2 is nearer the second, where its MXFP7 FILLs go
+        if (NODE_MEM_PORTS > 1) failed_fill_test(2, 1);
     } else {
         error_test(0, 0);
         failed_fill_test(0, 0);

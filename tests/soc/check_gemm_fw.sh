@@ -107,24 +107,29 @@ refuse "window ending where BT starts" "BT outside the memory window (0x5000)" -
 # on 4 clusters (two memory agents) C straddles the middle, 0x800000, BT follows
 refuse "window of the upper half, 4 clusters" "A outside the memory window (0x1000)" --clusters 4 --gemm-gen 64x128x64 --mem-window 8388608,16777216
 
-# Two memory agents (ktpu-sim-4): every FILL is read half through each, and
-# each drain's row bands alternate between them, so both agents read and
-# write.
-ports() {  # ports DESCRIPTION ktpu-sim-args...
-  local desc=$1; shift
+# Two memory agents (ktpu-sim-4): an FP16 FILL is read half through each,
+# an MXFP7 FILL whole through the agent nearer its cluster (clusters 0 and 1
+# agent 0's, 2 and 3 agent 1's), and each drain's row bands alternate
+# between them.
+both="agent 0's port [1-9][0-9]* read, [1-9][0-9]* written; agent 1's port [1-9][0-9]* read, [1-9][0-9]* written"
+ports() {  # ports DESCRIPTION WANT(ERE on the DRAM beats line) ktpu-sim-args...
+  local desc=$1 want=$2; shift 2
   n=$((n + 1))
   local out rc line
   out=$("$b/ktpu-sim" --clusters 4 --max-cycles 3000000 "$@" 2>&1 </dev/null); rc=$?
   line=$(grep -m1 '^DRAM beats:' <<<"$out")
-  if [ $rc -eq 0 ] && grep -q "GEMM passed" <<<"$out" &&
-     grep -Eq "agent 0's port [1-9][0-9]* read, [1-9][0-9]* written; agent 1's port [1-9][0-9]* read, [1-9][0-9]* written" <<<"$line"; then
+  if [ $rc -eq 0 ] && grep -q "GEMM passed" <<<"$out" && grep -Eq "$want" <<<"$line"; then
     ok=$((ok + 1)); echo "ok   $desc: $line"
   else
-    echo "FAIL $desc: status $rc, want both agents reading and writing: $line"
+    echo "FAIL $desc: status $rc, want /$want/: $line"
     grep -E 'MISMATCH|FAIL|error|time-out' <<<"$out" | head -5
   fi
 }
-ports "two ports: A below the middle, C across it, BT above" --gemm-gen 64x128x64 --preq --seed 31
+ports "two ports, FP16 on one cluster: A below the middle, C across it, BT above" "$both" --gemm-gen 64x128x64 --seed 31
+ports "two ports, MXFP7 on cluster 0 alone: every read from agent 0" \
+  "agent 0's port [1-9][0-9]* read, [1-9][0-9]* written; agent 1's port 0 read, [1-9][0-9]* written" \
+  --gemm-gen 64x128x64 --preq --seed 31
+ports "two ports, MXFP7 on four clusters: each reads from its nearer agent" "$both" --gemm-gen 256x256x256 --preq --seed 31
 
 echo "GEMM firmware on ktpu-sim: $ok of $n runs passed"
 [ $ok -eq $n ]

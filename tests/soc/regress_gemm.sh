@@ -34,10 +34,11 @@ for s in $(seq 1 20); do
 done
 # Two memory agents with an operand across the middle of DRAM: A of
 # 128x65536 MXFP7 is 8 MiB from 0x1000, so its last row group straddles
-# the middle; nothing is refused for where it lies, and every FILL is read
-# half through each agent (by rows), each drain's bands alternate, so both
-# ports read and write (the split by address bit this case was written for
-# is gone: docs/soc.md, "Two memory ports").
+# the middle; nothing is refused for where it lies. The job is split-K
+# over the four clusters, each reading its MXFP7 FILLs whole through the
+# agent nearer it (two clusters per agent), each drain's bands alternate,
+# so both ports read and write (the split by address bit this case was
+# written for is gone: docs/soc.md, "Two memory ports").
 args=(--clusters 4 --gemm-gen 128x65536x4 --preq --seed 77)
 if out=$("$b/ktpu-sim" "${args[@]}" 2>&1) &&
    grep -Eq "agent 0's port [1-9][0-9]* read, [1-9][0-9]* written; agent 1's port [1-9][0-9]* read, [1-9][0-9]* written" <<<"$out"; then
