@@ -5,9 +5,10 @@
 // and one per memory agent (ktpu_dram in simulation, memory controllers
 // behind an interconnect on an FPGA).
 //
-// Two memory agents (MemPorts = 2): a cluster reads half of every FILL's
-// rows through each and sends its drains' row bands to them in turn
-// (ktpu_node_fill, ktpu_node_drain). Each agent reaches the whole DRAM,
+// Two memory agents (MemPorts = 2): a cluster reads half of every FP16
+// FILL's rows through each and an MXFP7 FILL whole through the nearer one,
+// and sends its drains' row bands to them in turn (ktpu_node_fill,
+// ktpu_node_drain). Each agent reaches the whole DRAM,
 // under the same window: the split spreads bandwidth, it never refuses. The
 // two agents do not order their accesses against each other: the node keeps
 // its own writes in order, and no job reads what it writes (docs/soc.md,

@@ -402,9 +402,9 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
     std::vector<uint32_t> tile(M * N);
     std::vector<uint16_t> c(M * N);
     const uint32_t lda = K, ldc = 2 * N;
-    // two agents: each FILL reads half its rows through each, wherever it
-    // lies; C above the middle (its bursts through the second agent), BT
-    // across it and A below, as the placement that once balanced the reads
+    // two agents: each cluster reads these MXFP7 FILLs whole through its
+    // nearer agent, wherever they lie; C above the middle, BT across it and
+    // A below, as the placement that once balanced the reads by region
     const uint32_t A = 0x200000, BT = NODE_MEM_PORTS > 1 ? 0x800000 - (uint32_t)(N / 2) * lda : 0x300000;
     const uint32_t C = NODE_MEM_PORTS > 1 ? 0xC00000 : 0x400000;
     rnd_mx(qa.data(), sa.data(), M, K);
