@@ -2,7 +2,8 @@
 # self-test build that checks C on-chip against the rv32 reference,
 # build/fw/ktpu_gemm_selftest.elf. KTPU_PLAN_MUTANT=n builds the self-test
 # with a deliberately broken planner (it must then fail).
-GEMM_FW_SRCS := firmware/gemm/ktpu_gemm.c firmware/gemm/ktpu_job.c firmware/gemm/ktpu_plan.c firmware/lib/ktpu_mesh.c firmware/lib/ktpu_ci.c
+GEMM_FW_SRCS := firmware/gemm/ktpu_gemm.c firmware/gemm/ktpu_job.c firmware/gemm/ktpu_plan.c firmware/gemm/ktpu_upload.c \
+                firmware/lib/ktpu_mesh.c firmware/lib/ktpu_ci.c
 GEMM_FW_ELF  := $(FW_DIR)/ktpu_gemm.elf
 # No copy/clear loop may become a call to picolibc's size-optimised memcpy /
 # memset: they go a byte at a time, and these loops are the issue path.

@@ -9,6 +9,7 @@
 #include "ktpu_job.h"
 #include "ktpu_mesh.h"
 #include "ktpu_plan.h"
+#include "ktpu_upload.h"
 
 #define MAXC KTPU_GEMM_MAX_CLUSTERS
 #define TAG_DRAIN 1u   /* a split-K tile's DRAIN: its completion says the tile is written */
@@ -53,6 +54,7 @@ static struct {
      * and waiting for a completion with nothing else to do (the rest is
      * busy); instructions encoded, sent, completions taken */
     uint32_t t_start, t_wait, n_prep, n_send, n_done;
+    uint32_t t_upload;                 /* the quantise-on-upload phase, 0: none */
     /* the job's phases (mcycle from its start): a GEMM's CL_DONE comes when
      * its sweep starts, so the first one per cluster ends its prologue and
      * the last one starts the tail */
@@ -71,7 +73,7 @@ static void clear_job_state(void)
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = R.uniform = R.lead_done = R.single = 0;
     R.lead_n = R.lo = R.n_started = R.ann_due = 0;
-    R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = 0;
+    R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = R.t_upload = 0;
     R.jobst = KTPU_JOBST_DONE;
 }
 
@@ -228,6 +230,7 @@ static unsigned finish(unsigned ncl, uint32_t t0)
     job[KTPU_JOB_ADDR_WORD] = R.addr;
     job[KTPU_JOB_CYCLES_WORD] = cycles;
     job[KTPU_JOB_FLAGS_OUT_WORD] = R.flags_out;
+    job[KTPU_JOB_UPLOAD_CYCLES_WORD] = R.t_upload;
     for (unsigned c = 0; c < ncl; c++)   /* no final STATUS came: no counters */
         for (unsigned i = 1; i < 8; i++) job[KTPU_JOB_CL_WORD + 8 * c + i] = R.status_ok[c] ? R.cl_words[c][i] : 0;
     if (R.jobst == KTPU_JOBST_DONE && R.flags_out) {
@@ -467,7 +470,7 @@ static void send_single(uint32_t t0)
 static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 {
     uint32_t t0 = ktpu_read_mcycle();
-    uint32_t j[KTPU_JOB_CLUSTERS_WORD + 1];
+    uint32_t j[KTPU_JOB_REQ_WORDS];
     unsigned ncl = 0;
     uint32_t w[KTPU_CI_WORDS];
     struct ktpu_cl_done d;
@@ -480,6 +483,11 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 #pragma GCC unroll 16
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     R.job_flags = j[KTPU_JOB_FLAGS_WORD];
+    j[KTPU_JOB_SCRATCH_WORD] = j[KTPU_JOB_SCRATCH_BYTES_WORD] = 0;   /* read only if asked for */
+    if (R.job_flags & KTPU_JOB_FLAGS_QJOB_MASK) {
+        j[KTPU_JOB_SCRATCH_WORD] = job[KTPU_JOB_SCRATCH_WORD];
+        j[KTPU_JOB_SCRATCH_BYTES_WORD] = job[KTPU_JOB_SCRATCH_BYTES_WORD];
+    }
     if (R.present < 0) printf("gemm: SOC_KINDS0/1 describe no CPU node\n");
     uint32_t bad_value = 0;
     struct ktpu_job_env env = {.present = R.present < 0 ? 0 : (unsigned)R.present, .max_clusters = MAXC,
@@ -494,25 +502,18 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     R.cs.n = ncl;
     R.cs.stray = 0;
     ktpu_clset_new_epoch(&R.cs);
-    /* The counters and sticky flags a job reports are its own: ktpu_gemm_init
-     * cleared them and a job ends with a STATUS CLEAR on each cluster it
-     * used, so only a cluster the last job did not use, or that timed out,
-     * needs a CLEAR first (not a credit held at every job's start). */
-    for (uint32_t dirty = R.dirty & ((1u << ncl) - 1u), c = 0; dirty; dirty >>= 1, c++)
-        if (dirty & 1u) {
-            ktpu_ci_status(w, 1);
-            ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
-        }
     /* built where the plan keeps it: ktpu_plan_init then copies nothing */
     struct ktpu_plan_cfg *cfg = &R.plan.cfg;
     ktpu_job_plan_cfg(j, ncl, cfg);
     cfg->peer_xy = R.xy;
+    cfg->mem_ports = R.cs.nmem;
     if (opt) {   /* tests' and experiments' planner settings */
         if (opt->l1_depth) cfg->l1_depth = opt->l1_depth;
         if (opt->acc_depth) cfg->acc_depth = opt->acc_depth;
         cfg->tile_gm = opt->tile_gm;
         cfg->tile_gn = opt->tile_gn;
         cfg->tiny_sweep = opt->tiny_sweep;
+        cfg->force_upload = opt->force_upload;
     }
     enum ktpu_plan_err pe = ktpu_plan_init(&R.plan, cfg);
     if (pe != KTPU_PLAN_OK) {
@@ -522,6 +523,33 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     }
     uint32_t limit = opt && opt->timeout ? opt->timeout
                                          : (1u << 20) + 16u * R.plan.gm * R.plan.gn * R.plan.nk_max;
+    if (R.plan.upload) {   /* before any instruction: the FILLs read the copies */
+        struct ktpu_upload u;
+        ktpu_upload(&R.plan, &R.cs, limit, &u);
+        R.t_upload = u.cycles;
+        R.t_wait += u.cycles;   /* the CPU only waits meanwhile: not its busy time */
+        if (u.nonfinite) {   /* the blocks were zeroed, as an FP16 FILL's: NUMERIC */
+            R.flags_out |= KTPU_FLAG_NONFINITE;
+            R.nonfinite_told = 1;
+            R.addr = u.addr;
+        }
+        if (u.jobst != KTPU_JOBST_DONE) {
+            R.jobst = u.jobst;
+            R.detail = KTPU_FIELD(JOB_DETAIL_CODE, u.code) | KTPU_FIELD(JOB_DETAIL_CLUSTER, KTPU_UPLOAD_DETAIL_CLUSTER);
+            R.addr = u.addr;
+            return finish(ncl, t0);
+        }
+    }
+    /* The counters and sticky flags a job reports are its own: ktpu_gemm_init
+     * cleared them and a job ends with a STATUS CLEAR on each cluster it
+     * used, so only a cluster the last job did not use, or that timed out,
+     * needs a CLEAR first (not a credit held at every job's start); after the
+     * upload, which then has no completion to expect. */
+    for (uint32_t dirty = R.dirty & ((1u << ncl) - 1u), c = 0; dirty; dirty >>= 1, c++)
+        if (dirty & 1u) {
+            ktpu_ci_status(w, 1);
+            ktpu_cl_issue(&R.cs, c, w, TAG_CLEAR);
+        }
     /* a uniform plan: one cursor, a shift per cluster */
     R.uniform = R.plan.uniform && ncl > 1;
     R.ring = opt && opt->ring && opt->ring < RING && !(opt->ring & (opt->ring - 1)) ? opt->ring : RING;
@@ -636,9 +664,10 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         how[0] = 0;
         if (R.uniform && !R.single) snprintf(how, sizeof how, " (uniform: one stream, moved per cluster)");
         if (R.plan.split > 1) snprintf(how, sizeof how, " (split-K: K in %u parts per tile)", R.plan.split);
+        if (R.plan.upload) snprintf(how, sizeof how, " (quantised on upload: %lu cycles)", (unsigned long)R.t_upload);
         printf("gemm: %lux%lux%lu %s on %u cluster(s): %u tiles of %ux%u sub-tiles%s, %lu cycles, %u.%u%% of peak\n",
                (unsigned long)cfg->m, (unsigned long)cfg->k, (unsigned long)cfg->n,
-               cfg->fmt == KTPU_FMT_MX ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn, how,
+               cfg->fmt == KTPU_FMT_MX && !R.plan.upload ? "MXFP7" : "FP16", ncl, R.plan.ntiles, R.plan.gm, R.plan.gn, how,
                (unsigned long)cyc, pm / 10, pm % 10);
         uint32_t busy = cyc > R.t_wait ? cyc - R.t_wait : 0;
         printf("gemm: CPU: %lu cycles before the first instruction, %lu instructions encoded, %lu sent, "

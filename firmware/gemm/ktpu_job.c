@@ -25,7 +25,8 @@ const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, un
     if (!k || k % 32 || k > (1u << 20)) BAD(k, "K must be a multiple of 32 in 32..2^20");
     if (fmt != KTPU_FMT_FP16 && fmt != KTPU_FMT_MX) BAD(fmt, "FLAGS.FMT is neither FP16 nor MX");
     if (j[KTPU_JOB_FLAGS_WORD] &
-        ~(uint32_t)(KTPU_JOB_FLAGS_FMT_MASK | KTPU_JOB_FLAGS_TILE_MBOX_MASK | KTPU_JOB_FLAGS_NO_SPLIT_MASK))
+        ~(uint32_t)(KTPU_JOB_FLAGS_FMT_MASK | KTPU_JOB_FLAGS_TILE_MBOX_MASK | KTPU_JOB_FLAGS_NO_SPLIT_MASK |
+                    KTPU_JOB_FLAGS_QJOB_MASK))
         BAD(j[KTPU_JOB_FLAGS_WORD], "FLAGS has reserved bits set");
     if (j[KTPU_JOB_A_WORD] % 32) BAD(j[KTPU_JOB_A_WORD], "A base not a multiple of 32");
     if (j[KTPU_JOB_B_WORD] % 32) BAD(j[KTPU_JOB_B_WORD], "BT base not a multiple of 32");
@@ -55,6 +56,19 @@ const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, un
      * the strides interleave (the tiles would read what earlier tiles wrote) */
     if (c0 < a1 && a0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps A");
     if (c0 < b1 && b0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps BT");
+    if (j[KTPU_JOB_FLAGS_WORD] & KTPU_JOB_FLAGS_QJOB_MASK) {
+        /* the region the service may overwrite: clear of everything else */
+        uint64_t s0 = j[KTPU_JOB_SCRATCH_WORD], s1 = s0 + j[KTPU_JOB_SCRATCH_BYTES_WORD];
+        if (fmt != KTPU_FMT_FP16) BAD(j[KTPU_JOB_FLAGS_WORD], "FLAGS.QJOB with FMT MX (it quantises FP16 operands)");
+        if (s0 % 32) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch base not a multiple of 32");
+        if (s1 > 0x100000000ull) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch extends past 4 GiB");
+        if (s0 < env->win_base || s1 > env->win_limit) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch outside the memory window");
+        if (s0 < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && s1 > KTPU_JOB_OFFSET)
+            BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps the job block");
+        if (s0 < a1 && a0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps A");
+        if (s0 < b1 && b0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps BT");
+        if (s0 < end && c0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps C");
+    }
     if (env->present == 0) BAD(0, "no clusters in SOC_KINDS0/1");
     if (req > env->present) BAD(req, "JOB_CLUSTERS is more than the clusters present");
     if (req > env->max_clusters) BAD(req, "JOB_CLUSTERS is more than the job block's counter slots");
@@ -82,6 +96,11 @@ void ktpu_job_plan_cfg(const uint32_t *j, unsigned ncl, struct ktpu_plan_cfg *cf
     cfg->acc_depth = KTPU_ACC_DEPTH;
     cfg->tile_gm = cfg->tile_gn = 0;
     cfg->no_split = (j[KTPU_JOB_FLAGS_WORD] & KTPU_JOB_FLAGS_NO_SPLIT_MASK) != 0;
+    int qjob = (j[KTPU_JOB_FLAGS_WORD] & KTPU_JOB_FLAGS_QJOB_MASK) != 0;
+    cfg->scratch = qjob ? j[KTPU_JOB_SCRATCH_WORD] : 0;
+    cfg->scratch_bytes = qjob ? j[KTPU_JOB_SCRATCH_BYTES_WORD] : 0;
+    cfg->mem_ports = 1;
+    cfg->force_upload = 0;
     cfg->tiny_sweep = 0;
     cfg->peer_xy = 0;
     cfg->checked = 1;

@@ -275,17 +275,59 @@ static int plan_single(struct ktpu_plan *p)
 }
 
 static enum ktpu_plan_err plan_tiles(struct ktpu_plan *p);
+static void plan_upload(struct ktpu_plan *p);
 
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
 {
     if (cfg != &p->cfg) p->cfg = *cfg;   /* the service builds it in place: no copy on its path */
     p->bpb = cfg->fmt == KTPU_FMT_FP16 ? 64u : 32u;
+    p->upload = 0;
     enum ktpu_plan_err e = plan_check(cfg, p->bpb);
     if (e != KTPU_PLAN_OK) return e;
     p->gmt = cfg->m / 4;
     p->gnt = cfg->n / 4;
     p->nkb = cfg->k / 32;
-    return plan_single(p) ? KTPU_PLAN_OK : plan_tiles(p);
+    if (plan_single(p)) return KTPU_PLAN_OK;
+    e = plan_tiles(p);
+    if (e == KTPU_PLAN_OK) plan_upload(p);
+    return e;
+}
+
+static uint64_t umax64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Quantise-on-upload (docs/gemm.md): taken for a tiled FP16 plan when the
+ * scratch region holds both MXFP7 copies and the model says the job ends
+ * sooner with the upload first. Per port, in cycles: the sweeps (one
+ * sub-tile step per cycle, per cluster), the operand reads (tile_cost's
+ * counts of L1 entries, over the clusters with a tile: 8 beats each FP16, 4 MXFP7) and the drains' writes
+ * overlap; the upload (each row's K block: 2 beats read, 1 written, the
+ * agents sharing the rows) comes first and overlaps nothing. A margin of
+ * 1/8 for what the model leaves out (the upload's start, the first fills
+ * it delays). Split-K and single plans read each block once: never. In 64
+ * bits: once per job, after the tile choice. */
+static void plan_upload(struct ktpu_plan *p)
+{
+    struct ktpu_plan_cfg *cfg = &p->cfg;
+    uint64_t rows = (uint64_t)cfg->m + cfg->n;
+    if (cfg->fmt != KTPU_FMT_FP16 || p->split > 1 || p->single || rows * cfg->k > cfg->scratch_bytes) return;
+    uint64_t ports = cfg->mem_ports ? cfg->mem_ports : 1u, tpc = p->tpc + (p->tpc_rem != 0);
+    uint64_t sweep = tpc * umax(p->gm * p->gn, KTPU_ACC_REUSE_MIN) * p->nkb;
+    uint64_t b_tiles = p->b_resident ? cdiv((unsigned)tpc, p->ntm) + 1u : tpc;
+    uint64_t entries = p->active * (tpc * p->gm + b_tiles * p->gn) * p->nkb;
+    uint64_t drain = (uint64_t)p->gmt * p->gnt * 3u;
+    uint64_t online = umax64(sweep, (entries * 8u + drain) / ports);
+    uint64_t up = rows * p->nkb * 3u / ports + umax64(sweep, (entries * 4u + drain) / ports);
+    if (8u * up >= 7u * online && !cfg->force_upload) return;
+    p->upload = 1;
+    p->src_a = cfg->a;
+    p->src_lda = cfg->lda;
+    p->src_b = cfg->b;
+    p->src_ldb = cfg->ldb;
+    cfg->fmt = KTPU_FMT_MX;
+    p->bpb = 32u;
+    cfg->a = cfg->scratch;
+    cfg->lda = cfg->ldb = cfg->k;   /* a row's MXFP7 storage: 32 bytes per K block */
+    cfg->b = cfg->scratch + (MUT(14) ? cfg->m - 4u : cfg->m) * cfg->k;
 }
 
 /* Every other plan: the tile size, the M/N split or split-K, the K chunks

@@ -57,6 +57,7 @@ static uint16_t rnd_f16(void)
 #define A_OFF 0x1000u
 #define B_OFF 0x4000u
 #define C_OFF 0x8008u   /* not 32-byte aligned: bursts straddle beats */
+#define S_OFF 0xA000u   /* quantise-on-upload's scratch region, (M + N) x K bytes, a canary after it */
 #define CANARY 0xA5A5A5A5u
 
 struct tcase {
@@ -75,6 +76,9 @@ struct tcase {
     unsigned tiny;          /* split-K for sweeps longer than this (0: the planner's threshold): C,
                                one tile, is then K split over min(clusters, K / 32) parts, and the
                                reference adds them in the tree ktpu_ref_gemm_mx_split states */
+    int upload;             /* quantise-on-upload, whatever the cost model says: 1 into a scratch
+                               region at S_OFF, 2 into one past DRAM (past the window check: the
+                               agent refuses the MEM_QJOB) */
 };
 
 static void put_rows16(uint32_t off, uint32_t ld, const uint16_t *x, uint32_t rows, uint32_t cols)
@@ -145,7 +149,11 @@ static void run_case(const struct tcase *t, unsigned seed)
                            : t->bad == 8 ? KTPU_DRAM_SIM_BYTES - 4 * ldc
                                          : C_OFF;
     job[KTPU_JOB_C_STRIDE_WORD] = ldc;
-    job[KTPU_JOB_FLAGS_WORD] = KTPU_FIELD(JOB_FLAGS_FMT, t->fmt);
+    job[KTPU_JOB_FLAGS_WORD] = KTPU_FIELD(JOB_FLAGS_FMT, t->fmt) | KTPU_FIELD(JOB_FLAGS_QJOB, t->upload != 0);
+    uint32_t sbytes = (m + n) * k;
+    job[KTPU_JOB_SCRATCH_WORD] = t->upload == 2 ? KTPU_DRAM_SIM_BYTES : S_OFF;
+    job[KTPU_JOB_SCRATCH_BYTES_WORD] = sbytes;
+    for (uint32_t off = S_OFF + sbytes; off < S_OFF + sbytes + 64; off += 4) *dram(off) = CANARY;
     job[KTPU_JOB_CLUSTERS_WORD] = t->clusters;
     job[KTPU_JOB_STATUS_WORD] = KTPU_JOBST_PENDING;
 
@@ -154,7 +162,8 @@ static void run_case(const struct tcase *t, unsigned seed)
     opt.timeout = t->stuck ? 50000u : 0;
     opt.l1_depth = t->l1;
     opt.acc_depth = t->acc;
-    opt.no_window_check = t->bad == 4 || t->bad == 8;
+    opt.no_window_check = t->bad == 4 || t->bad == 8 || t->upload == 2;
+    opt.force_upload = t->upload != 0;
     opt.ring = t->ring;
     opt.tiny_sweep = t->tiny;
     unsigned st = ktpu_gemm_run(job, &opt);
@@ -180,6 +189,16 @@ static void run_case(const struct tcase *t, unsigned seed)
         CHECK(job[KTPU_JOB_FLAGS_OUT_WORD] == (rflags & 0xFu), "%s: FLAGS_OUT 0x%lx, reference flags 0x%x", t->name,
               (unsigned long)job[KTPU_JOB_FLAGS_OUT_WORD], rflags);
         CHECK(job[KTPU_JOB_CYCLES_WORD] > 0, "%s: JOB_CYCLES written", t->name);
+        CHECK((job[KTPU_JOB_UPLOAD_CYCLES_WORD] > 0) == (t->upload != 0), "%s: JOB_UPLOAD_CYCLES %lu", t->name,
+              (unsigned long)job[KTPU_JOB_UPLOAD_CYCLES_WORD]);
+        if (t->upload) {   /* the copies' region and no byte after it */
+            unsigned after = 0;
+            for (uint32_t off = S_OFF + sbytes; off < S_OFF + sbytes + 64; off += 4) after += *dram(off) != CANARY;
+            CHECK(after == 0, "%s: %u words after the scratch region written", t->name, after);
+        }
+        if (t->upload && t->inf)   /* the block holding the Inf, named */
+            CHECK(job[KTPU_JOB_ADDR_WORD] == A_OFF + lda, "%s: JOB_ADDR 0x%lx, the Inf's block is at 0x%lx",
+                  t->name, (unsigned long)job[KTPU_JOB_ADDR_WORD], (unsigned long)(A_OFF + lda));
         /* the STATUS counters arrived: the sweeps add up to at least the MACs / 512 */
         {
             uint32_t sweep = 0;
@@ -215,6 +234,14 @@ static void run_case(const struct tcase *t, unsigned seed)
               job[KTPU_JOB_ADDR_WORD] == KTPU_DRAM_SIM_BYTES,
               "%s: DETAIL 0x%lx ADDR 0x%lx (expected CLERR_MEM on the GEMM, the refused burst at 0x%x)", t->name,
               (unsigned long)detail, (unsigned long)job[KTPU_JOB_ADDR_WORD], (unsigned)KTPU_DRAM_SIM_BYTES);
+    if (t->upload == 2) {   /* refused before any instruction: DETAIL names the upload, C untouched */
+        unsigned written = 0;
+        for (uint32_t off = C_OFF; off < C_OFF + m * ldc; off += 4) written += *dram(off) != CANARY;
+        CHECK(written == 0 && KTPU_FIELD_GET(JOB_DETAIL_CODE, detail) == KTPU_MEMST_WINDOW &&
+                  KTPU_FIELD_GET(JOB_DETAIL_CLUSTER, detail) == 255 && job[KTPU_JOB_ADDR_WORD] >= KTPU_DRAM_SIM_BYTES,
+              "%s: DETAIL 0x%lx ADDR 0x%lx, %u words of C written", t->name, (unsigned long)detail,
+              (unsigned long)job[KTPU_JOB_ADDR_WORD], written);
+    }
     if (t->stuck)
         CHECK(KTPU_FIELD_GET(JOB_DETAIL_CLUSTER, detail) == 0, "%s: DETAIL names cluster %lu", t->name,
               (unsigned long)KTPU_FIELD_GET(JOB_DETAIL_CLUSTER, detail));
@@ -226,42 +253,50 @@ static void run_case(const struct tcase *t, unsigned seed)
 int main(void)
 {
     static const struct tcase cases[] = {
-        /* name, M, K, N, format, JOB_CLUSTERS, expected, inf, bad, stuck, L1, ACC, ring, tiny */
-        {"8x64x16 FP16, all clusters", 8, 64, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
-        {"8x96x12 MXFP7 (-64 elements), 1 cluster", 8, 96, 12, KTPU_FMT_MX, 1, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
-        {"12x32x8 FP16, one K block (unfusable emit)", 12, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
+        /* name, M, K, N, format, JOB_CLUSTERS, expected, inf, bad, stuck, L1, ACC, ring, tiny, upload */
+        {"8x64x16 FP16, all clusters", 8, 64, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0, 0},
+        {"8x96x12 MXFP7 (-64 elements), 1 cluster", 8, 96, 12, KTPU_FMT_MX, 1, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0, 0},
+        {"12x32x8 FP16, one K block (unfusable emit)", 12, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0, 0},
         /* small planner capacities: 2-sub-tile tiles over all clusters, K
          * chunks of 1-2 blocks through both L1 halves, BT resident and
          * switching column blocks (L1 8) or streamed (L1 4) */
-        {"16x96x12 MXFP7, ACC 2, L1 8: many tiles", 16, 96, 12, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 8, 2, 0, 0},
-        {"8x96x8 MXFP7, ACC 2, L1 4: BT streamed", 8, 96, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 4, 2, 0, 0},
+        {"16x96x12 MXFP7, ACC 2, L1 8: many tiles", 16, 96, 12, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 8, 2, 0, 0, 0},
+        {"8x96x8 MXFP7, ACC 2, L1 4: BT streamed", 8, 96, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 4, 2, 0, 0, 0},
         /* 2x2-group tiles of a 16x16 C on all clusters: a uniform plan (one
          * stream moved per cluster) whose ring of encoded instructions holds
          * one, or two: the clusters in lockstep, or the fastest held two
          * instructions ahead of the slowest (the case above is uniform with
          * the full ring) */
-        {"16x32x16 MXFP7, ACC 4, L1 16: uniform, ring 1", 16, 32, 16, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 1, 0},
-        {"16x32x16 FP16, ACC 4, L1 16: uniform, ring 2", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 2, 0},
+        {"16x32x16 MXFP7, ACC 4, L1 16: uniform, ring 1", 16, 32, 16, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 1, 0, 0},
+        {"16x32x16 FP16, ACC 4, L1 16: uniform, ring 2", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 2, 0, 0},
         /* split-K (one tile, K over every cluster: 4 parts on 4 clusters,
          * where the tree is not a chain; 3 parts, the tree's uneven end);
          * with an L1 that streams BT */
-        {"24x128x20 MXFP7, split-K over all clusters", 24, 128, 20, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 1},
-        {"16x96x24 FP16, split-K, L1 16", 16, 96, 24, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 0, 0, 1},
-        {"8x64x8 FP16 with an Inf (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 0, 0, 0},
-        {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0, 0, 0},
-        {"K = 48", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 2, 0, 0, 0, 0, 0},
-        {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0, 0, 0},
-        {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0, 0, 0},
-        {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0, 0, 0},
-        {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0, 0, 0},
-        {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0, 0, 0},
+        {"24x128x20 MXFP7, split-K over all clusters", 24, 128, 20, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 1, 0},
+        {"16x96x24 FP16, split-K, L1 16", 16, 96, 24, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 0, 0, 1, 0},
+        {"8x64x8 FP16 with an Inf (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 0, 0, 0, 0},
+        /* quantise-on-upload: many tiles reading the MXFP7 copies (uniform,
+         * and not), an Inf named by its block's address, the agent refusing
+         * a scratch region outside DRAM */
+        {"16x96x12 FP16, ACC 2, L1 8: quantised on upload", 16, 96, 12, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 8, 2, 0, 0, 1},
+        {"16x32x16 FP16, ACC 4, L1 16: uniform, quantised on upload", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 0, 0, 1},
+        {"24x64x20 FP16, 1 cluster, ACC 4: quantised on upload", 24, 64, 20, KTPU_FMT_FP16, 1, KTPU_JOBST_DONE, 0, 0, 0, 0, 4, 0, 0, 1},
+        {"8x64x8 FP16 with an Inf, ACC 1: quantised on upload (NUMERIC)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_NUMERIC, 1, 0, 0, 0, 1, 0, 0, 1},
+        {"scratch past DRAM, window check off (HWERR)", 8, 64, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_HWERR, 0, 0, 0, 0, 1, 0, 0, 2},
+        {"bad magic", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 1, 0, 0, 0, 0, 0, 0},
+        {"K = 48", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 2, 0, 0, 0, 0, 0, 0},
+        {"C over the job block", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 3, 0, 0, 0, 0, 0, 0},
+        {"C over A", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 5, 0, 0, 0, 0, 0, 0},
+        {"C over BT", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_BADJOB, 0, 6, 0, 0, 0, 0, 0, 0},
+        {"A outside the window (BADJOB)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_BADJOB, 0, 7, 0, 0, 0, 0, 0, 0},
+        {"A outside DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_FP16, 1, KTPU_JOBST_HWERR, 0, 4, 0, 0, 0, 0, 0, 0},
         /* two tiles (ACC 2), the second past DRAM: its GEMM asked for a
          * CL_WRITTEN, which names the refusal (a single plan's does not ask:
          * its STATUS's WRERR would say it, OP = STATUS) */
-        {"C past DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_MX, 1, KTPU_JOBST_HWERR, 0, 8, 0, 0, 2, 0, 0},
-        {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0},
+        {"C past DRAM, window check off (HWERR)", 8, 32, 8, KTPU_FMT_MX, 1, KTPU_JOBST_HWERR, 0, 8, 0, 0, 2, 0, 0, 0},
+        {"after the errors, 8x32x8 MXFP7", 8, 32, 8, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 0, 0, 0, 0, 0},
         /* last: the stuck cluster stays stuck */
-        {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0, 0, 0},
+        {"a stuck cluster (TIMEOUT)", 8, 32, 8, KTPU_FMT_FP16, 0, KTPU_JOBST_TIMEOUT, 0, 0, 1, 0, 0, 0, 0, 0},
     };
     int found = ktpu_gemm_init();
     present = found > 0 ? (unsigned)found : 0;

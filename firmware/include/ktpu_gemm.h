@@ -22,6 +22,8 @@ struct ktpu_gemm_opts {
                               entries (the fastest cluster at most that far ahead); 0 = 16 */
     unsigned tiny_sweep;   /* test only: split-K for sweeps longer than this, always (ktpu_plan_cfg);
                               0 = the planner's rules */
+    int force_upload;      /* test only: quantise-on-upload when the job lends a scratch region,
+                              whatever the cost model says (ktpu_plan_cfg) */
 };
 
 /* The job block as the CPU sees it. */

@@ -73,9 +73,12 @@ struct ktpu_cl {
 };
 typedef char ktpu_cl_is_32_bytes[sizeof(struct ktpu_cl) == 32 ? 1 : -1];
 
+#define KTPU_MAX_MEM 2   /* memory agents a machine has (ktpu_soc MemPorts) */
+
 struct ktpu_clset {
     unsigned n;
     uint8_t cpu_x, cpu_y;
+    uint8_t nmem, mem_x[KTPU_MAX_MEM], mem_y[KTPU_MAX_MEM];   /* the memory agents, in node order */
     uint8_t epoch;                     /* TXN bits above the slot; ktpu_clset_new_epoch() */
     uint32_t stray;                    /* flits that matched no outstanding instruction */
     uint32_t txn_hdr;                  /* the epoch as header bits (FLIT_TXN, slot 0) */
@@ -97,8 +100,8 @@ struct ktpu_cl_done {
     uint32_t w[KTPU_CI_WORDS];
 };
 
-/* Reads the mesh description: fills cpu position and up to max clusters in
- * node order (y * W + x). Returns the number of clusters, or -1 when the
+/* Reads the mesh description: fills cpu position, the memory agents and up
+ * to max clusters in node order (y * W + x). Returns the number of clusters, or -1 when the
  * registers describe no CPU node (named on the UART by the caller). */
 int ktpu_clset_discover(struct ktpu_clset *s, unsigned max);
 

@@ -50,6 +50,10 @@ struct ktpu_plan_cfg {
                                 is split-K, whatever the cost model says (0: the planner's
                                 TINY_SWEEP and its model) */
     const uint8_t *peer_xy;  /* cluster c's mesh position: peer_xy[2c], peer_xy[2c + 1] (SEND/RECV) */
+    uint32_t scratch, scratch_bytes;   /* quantise-on-upload's region (JOB_FLAGS QJOB), 0 bytes: none */
+    unsigned mem_ports;      /* memory agents the upload is shared over (the cost model's), >= 1 */
+    int force_upload;        /* tests: quantise-on-upload wherever the scratch region allows it,
+                                whatever the cost model says */
     int checked;             /* built by ktpu_job_plan_cfg from a job ktpu_job_check accepted, whose
                                 rules imply ktpu_plan_init's own on the shape, format and address
                                 ranges (tests/fw/job_test.c checks it on every job it accepts):
@@ -74,6 +78,13 @@ struct ktpu_plan {
                                 (or a multiple of) the column block's */
     int single;              /* C is one tile, K one chunk: cluster 0's stream is FILL BT, FILL A,
                                 GEMM (emit), STATUS, the others' empty (ktpu_plan_single_words) */
+    /* Quantise-on-upload (docs/gemm.md; ktpu_plan_init decides it): the FP16 operands are first
+     * quantised into the scratch region (A's MXFP7 storage at cfg.scratch,
+     * BT's after it, rows of k bytes) by MEM_QJOBs, and the plan reads them
+     * there: cfg's a, lda, b, ldb and fmt are then the MXFP7 copies', and
+     * these the FP16 sources. */
+    int upload;
+    uint32_t src_a, src_lda, src_b, src_ldb;
 };
 
 /* One instruction of the plan. kind is KTPU_CLOP_FILL, _GEMM, _SEND, _RECV, _DRAIN or _STATUS;

@@ -25,6 +25,7 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
     uint32_t kinds = KTPU_REG(SOC_KINDS0);
     int cpu = 0;
     s->n = 0;
+    s->nmem = 0;
     s->stray = 0;
     set_epoch(s, s->epoch);   /* the header bits of whatever epoch the set holds */
     for (unsigned i = 0; i < 256; i++) s->src_cl[i] = 0;
@@ -36,6 +37,9 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
             s->cpu_x = (uint8_t)x;
             s->cpu_y = (uint8_t)y;
             cpu = 1;
+        } else if (kind == KTPU_NODE_MEM && s->nmem < KTPU_MAX_MEM) {
+            s->mem_x[s->nmem] = (uint8_t)x;
+            s->mem_y[s->nmem++] = (uint8_t)y;
         } else if (kind == KTPU_NODE_CLUSTER && s->n < max && s->n < KTPU_MAX_CLUSTERS) {
             struct ktpu_cl *c = &s->cl[s->n++];
             c->x = (uint8_t)x;

@@ -39,7 +39,7 @@ static void job_write(const struct ktpu_gemm_io *io, unsigned word, uint32_t v)
 }
 
 /* The job block's request words, as the firmware reads them. */
-static void job_words(const struct ktpu_gemm_job *j, unsigned use_clusters, uint32_t w[KTPU_JOB_CLUSTERS_WORD + 1])
+static void job_words(const struct ktpu_gemm_job *j, unsigned use_clusters, uint32_t w[KTPU_JOB_REQ_WORDS])
 {
     w[KTPU_JOB_MAGIC_WORD] = KTPU_JOB_MAGIC;
     w[KTPU_JOB_M_WORD] = (uint32_t)j->mp;
@@ -52,8 +52,12 @@ static void job_words(const struct ktpu_gemm_job *j, unsigned use_clusters, uint
     w[KTPU_JOB_C_WORD] = j->c_off;
     w[KTPU_JOB_C_STRIDE_WORD] = j->ldc;
     w[KTPU_JOB_FLAGS_WORD] = (uint32_t)(j->preq ? KTPU_FMT_MX : KTPU_FMT_FP16) << KTPU_JOB_FLAGS_FMT_LSB |
-                             KTPU_JOB_FLAGS_TILE_MBOX_MASK | (j->no_split ? KTPU_JOB_FLAGS_NO_SPLIT_MASK : 0u);
+                             KTPU_JOB_FLAGS_TILE_MBOX_MASK | (j->no_split ? KTPU_JOB_FLAGS_NO_SPLIT_MASK : 0u) |
+                             (j->scratch_bytes ? KTPU_JOB_FLAGS_QJOB_MASK : 0u);
     w[KTPU_JOB_CLUSTERS_WORD] = use_clusters;
+    for (unsigned i = KTPU_JOB_CLUSTERS_WORD + 1; i < KTPU_JOB_REQ_WORDS; i++) w[i] = 0;
+    w[KTPU_JOB_SCRATCH_WORD] = j->scratch;
+    w[KTPU_JOB_SCRATCH_BYTES_WORD] = j->scratch_bytes;
 }
 
 int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
@@ -94,7 +98,7 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
      * parts in the plan's order (SPEC §3.5) */
     struct ktpu_plan plan;
     struct ktpu_plan_cfg cfg;
-    uint32_t jw[KTPU_JOB_CLUSTERS_WORD + 1];
+    uint32_t jw[KTPU_JOB_REQ_WORDS];
     job_words(j, use_clusters, jw);
     ktpu_job_plan_cfg(jw, use_clusters ? use_clusters
                                        : clusters_present < KTPU_GEMM_MAX_CLUSTERS ? clusters_present
@@ -122,6 +126,8 @@ int ktpu_gemm_job_place(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
             io->write32(io->ctx, (uint32_t)(b_off + r * bpr + o), operand_word(j, 1, r, o));
     for (uint64_t o = guard_lo; o < end; o += 4)
         io->write32(io->ctx, (uint32_t)o, CANARY32);
+    for (uint32_t o = j->scratch_bytes; o < j->scratch_bytes + GUARD_BYTES && j->scratch_bytes; o += 4)
+        io->write32(io->ctx, j->scratch + o, CANARY32);
 
     for (unsigned w = 0; w < KTPU_JOB_BYTES / 4u; w++)
         job_write(io, w, w < sizeof jw / sizeof jw[0] ? jw[w] : 0);
@@ -204,6 +210,9 @@ int ktpu_gemm_job_finish(struct ktpu_gemm_job *j, const struct ktpu_gemm_io *io,
         if (!in_c && rd16(io, o) != CANARY16 && c.canary_hits++ == 0)
             first_hit = o;
     }
+    for (uint32_t o = j->scratch_bytes; o < j->scratch_bytes + GUARD_BYTES && j->scratch_bytes; o += 2)
+        if (rd16(io, j->scratch + o) != CANARY16 && c.canary_hits++ == 0)
+            first_hit = j->scratch + o;
     if (c.canary_hits) {
         c.bad = 1;
         fprintf(out, "ktpu-sim: FAIL: %llu FP16 canaries around C overwritten (first at DRAM offset "

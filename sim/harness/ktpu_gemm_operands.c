@@ -56,6 +56,13 @@ int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, in
     uint64_t guard_hi = c_off + j->mp * ldc;
     uint64_t end = guard_hi + GUARD_BYTES;
     uint64_t span = end > b_off + j->np * bpr ? end : b_off + j->np * bpr;
+    /* FP16: a scratch region for quantise-on-upload, both operands'
+     * MXFP7 storage ((M + N) x K bytes), then a guard band of canaries */
+    uint64_t scratch = 0, scratch_bytes = preq || j->no_qjob ? 0 : (j->mp + j->np) * j->kp;
+    if (scratch_bytes) {
+        scratch = round_up(span, 4096);
+        span = scratch + scratch_bytes + GUARD_BYTES;
+    }
     if (span > dram_bytes)
         return fail(err, "GEMM %zu x %zu x %zu needs %llu bytes of DRAM for A, BT and C; the "
                          "simulated DRAM has %u",
@@ -63,6 +70,7 @@ int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, in
     j->a_off = (uint32_t)a_off, j->b_off = (uint32_t)b_off, j->lda = j->ldb = (uint32_t)bpr;
     j->guard_lo = (uint32_t)guard_lo, j->c_off = (uint32_t)c_off, j->ldc = (uint32_t)ldc;
     j->guard_hi = (uint32_t)guard_hi, j->end = (uint32_t)end, j->span = (uint32_t)span;
+    j->scratch = (uint32_t)scratch, j->scratch_bytes = (uint32_t)scratch_bytes;
     return 0;
 }
 

@@ -73,6 +73,13 @@ void ktpu_gemm_report(const struct ktpu_gemm_job *j, const struct ktpu_gemm_io *
     if (j->split > 1)
         fprintf(out, "split-K: K in %u parts per tile, checked against the reference adding them in "
                      "the plan's order (ktpu-ref gemm --split-k %u)\n", j->split, j->split);
+    unsigned up = job_read(io, KTPU_JOB_UPLOAD_CYCLES_WORD);
+    if (up)
+        fprintf(out, "quantise-on-upload: A and BT quantised once into the scratch region at 0x%x "
+                     "(MEM_QJOB), %u cycles before the first FILL; the tiles read the copies\n",
+                (unsigned)j->scratch, up);
+    else if (j->scratch_bytes && s.status == KTPU_JOBST_DONE)
+        fprintf(out, "quantise-on-upload: not taken (the cost model: the operands read online)\n");
     fprintf(out, "cycles: %llu in the job (firmware mcycle), %llu simulated in all\n",
             s.job_cycles, t->sim_cycles);
     fprintf(out, "MACs/cycle: %.2f of a peak of %u (512 x %u clusters): %.2f%% of peak\n",

@@ -14,6 +14,9 @@ GemmRun::GemmRun(const Options &opt) : opt_(opt)
     job_.corrupt_col = opt.corrupt_col;
     job_.port_half = KTPU_SIM_MEM_PORTS > 1 ? KTPU_DRAM_SIM_BYTES / 2 : 0;
     job_.no_split = opt.no_split;
+    // a window narrowed around the operands (--mem-window) would leave the
+    // scratch region, placed after them, outside it: none is lent then
+    job_.no_qjob = opt.no_qjob || opt.win[0] != 0 || opt.win[1] != KTPU_DRAM_SIM_BYTES;
     if (!opt.gemm()) return;
     char err[KTPU_GEMM_ERR_LEN];
     int rc;

@@ -107,6 +107,10 @@ const char *kUsage =
     "  --no-split-k       ask the firmware not to split K across clusters (JOB_FLAGS\n"
     "                     NO_SPLIT; by default a C of fewer tiles than clusters is\n"
     "                     split-K, checked in the planner's order: docs/gemm.md)\n"
+    "  --no-qjob          FP16: lend the firmware no scratch region, so it reads the\n"
+    "                     operands online (by default it may quantise them once into\n"
+    "                     one, JOB_FLAGS QJOB, when its cost model says it pays;\n"
+    "                     none is lent under a narrowed --mem-window)\n"
     "  --csv FILE         append one result row (shape, cycles, % of peak) to FILE\n"
     "  --test-corrupt-ref R,C  flip the last bit of reference element C[R][C]\n"
     "                     (shows the tile check failing)\n"
@@ -166,7 +170,7 @@ Options parse(int argc, char **argv)
 {
     Options o;
     static const char *const flags[] = {"--help", "--version", "--boot", "--iss", "--lockstep", "--stats",
-                                        "--preq", "--no-split-k", nullptr};
+                                        "--preq", "--no-split-k", "--no-qjob", nullptr};
     char nerr[KTPU_ARG_ERR_LEN];
     argv = ktpu_arg_normalise(&argc, argv, flags, nerr);
     if (!argv) die("%s", nerr);
@@ -232,6 +236,8 @@ Options parse(int argc, char **argv)
             o.preq = true;
         } else if (!std::strcmp(a, "--no-split-k")) {
             o.no_split = true;
+        } else if (!std::strcmp(a, "--no-qjob")) {
+            o.no_qjob = true;
         } else if (!std::strcmp(a, "--clusters")) {
             uint64_t c = 0;
             char err[KTPU_ARG_ERR_LEN];
@@ -285,8 +291,9 @@ Options parse(int argc, char **argv)
         if (o.elf) die("a program (%s) and a GEMM were both given: the GEMM runs the firmware of --firmware", o.elf);
         if (o.gemm_a && !o.out_c) die("%s", "--gemm needs -o C.npy");
     } else {
-        if (o.out_c || o.preq || o.firmware || o.csv || o.corrupt_row >= 0 || o.use_clusters || o.no_split)
-            die("%s", "-o, --preq, --firmware, --csv, --use-clusters, --no-split-k and --test-corrupt-ref need "
+        if (o.out_c || o.preq || o.firmware || o.csv || o.corrupt_row >= 0 || o.use_clusters || o.no_split ||
+            o.no_qjob)
+            die("%s", "-o, --preq, --firmware, --csv, --use-clusters, --no-split-k, --no-qjob and --test-corrupt-ref need "
                       "--gemm or --gemm-gen");
         if (!o.elf && !o.boot) die("%s", "no program given (see --help)");
     }

@@ -46,7 +46,7 @@ struct Options {
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
     const char *gen = nullptr, *dist = "normal", *csv = nullptr;
     uint64_t shape[3] = {0, 0, 0};   // --gemm-gen M, K, N
-    bool preq = false, no_split = false;
+    bool preq = false, no_split = false, no_qjob = false;
     long clusters = -1, use_clusters = 0, corrupt_row = -1, corrupt_col = -1;
     bool gemm() const { return gemm_a || gen; }
 };

@@ -19,7 +19,7 @@
 #include "ktpu_defs.h"
 #include "ktpu_job.h"
 
-#define NWORDS (KTPU_JOB_CLUSTERS_WORD + 1)
+#define NWORDS KTPU_JOB_REQ_WORDS
 #define GIB4 0x100000000ull
 
 static int overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) { return a0 < b1 && b0 < a1; }

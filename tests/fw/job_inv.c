@@ -2,7 +2,8 @@
  * docs/gemm.md "The job block": the rules on the request words, then each
  * operand's bytes as [base, base + (rows-1)*stride + row) tested against
  * 4 GiB by division (never by a sum that could wrap), then each against the
- * window, then C against A, BT and the job block as half-open intervals. */
+ * window, then C against A, BT and the job block as half-open intervals;
+ * with FLAGS.QJOB the scratch region likewise, against all of them. */
 #include "job_inv.h"
 
 #include "ktpu_defs.h"
@@ -35,7 +36,9 @@ const char *ktpu_job_invariant(const uint32_t *j, uint32_t win_base, uint64_t wi
     if (n < 4 || n > 65536 || n & 3u) return "N";
     if (k < 32 || k > (1u << 20) || k & 31u) return "K";
     if (fmt != KTPU_FMT_FP16 && fmt != KTPU_FMT_MX) return "FMT";
-    if (j[KTPU_JOB_FLAGS_WORD] >> 4) return "reserved FLAGS bits";   /* FMT 1:0, TILE_MBOX 2, NO_SPLIT 3 */
+    if (j[KTPU_JOB_FLAGS_WORD] >> 5) return "reserved FLAGS bits";   /* FMT 1:0, TILE_MBOX 2, NO_SPLIT 3, QJOB 4 */
+    int qjob = (j[KTPU_JOB_FLAGS_WORD] >> 4) & 1u;
+    if (qjob && fmt != KTPU_FMT_FP16) return "QJOB with MX";
     uint32_t row = fmt == KTPU_FMT_MX ? k : 2 * k;   /* bytes of a row of A or BT */
     uint32_t a = j[KTPU_JOB_A_WORD], as = j[KTPU_JOB_A_STRIDE_WORD];
     uint32_t b = j[KTPU_JOB_B_WORD], bs = j[KTPU_JOB_B_STRIDE_WORD];
@@ -54,5 +57,14 @@ const char *ktpu_job_invariant(const uint32_t *j, uint32_t win_base, uint64_t wi
     if (!disjoint(rc, rj)) return "C over the job block";
     if (!disjoint(rc, ra)) return "C over A";
     if (!disjoint(rc, rb)) return "C over BT";
+    if (qjob) {   /* the scratch region, written by the service: clear of everything */
+        uint32_t s = j[KTPU_JOB_SCRATCH_WORD], sb = j[KTPU_JOB_SCRATCH_BYTES_WORD];
+        struct range rs = {s, (uint64_t)s + sb};
+        if (s & 31u) return "scratch alignment";
+        if (sb > FOUR_GIB - s) return "scratch past 4 GiB";
+        if (!inside(rs, win)) return "scratch outside the window";
+        if (!disjoint(rs, rj) || !disjoint(rs, ra) || !disjoint(rs, rb) || !disjoint(rs, rc))
+            return "scratch over the job block, A, BT or C";
+    }
     return 0;
 }

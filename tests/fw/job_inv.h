@@ -7,10 +7,11 @@
 
 #include <stdint.h>
 
-/* Returns 0 when the block j (words 0 .. JOB_CLUSTERS_WORD) describes A,
- * BT and C byte ranges that lie within 4 GiB and inside the memory window
- * [win_base, win_limit), and C clear of A, BT and the job block; otherwise
- * a short reason. */
+/* Returns 0 when the block j (request words 0 .. KTPU_JOB_REQ_WORDS - 1)
+ * describes A, BT and C byte ranges that lie within 4 GiB and inside the
+ * memory window [win_base, win_limit), C clear of A, BT and the job block,
+ * and with FLAGS.QJOB (FP16 only) a scratch region that is so too and clear
+ * of all of them; otherwise a short reason. */
 const char *ktpu_job_invariant(const uint32_t *j, uint32_t win_base, uint64_t win_limit);
 
 #endif

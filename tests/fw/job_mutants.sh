@@ -33,6 +33,10 @@ muts+=('s/if (\*ncl > env->max_clusters) \*ncl = env->max_clusters;/(void)0;/');
 muts+=('s/a0 < env->win_base/a0 + 1 < env->win_base/');   names+=("A may start a byte below the window")
 muts+=('s/b1 > env->win_limit/b1 > env->win_limit + 32/'); names+=("BT may end 32 past the window")
 muts+=('s/end > env->win_limit/end > (uint32_t)env->win_limit/'); names+=("C against a 32-bit limit")
+muts+=('s/s0 < end \&\& c0 < s1/s0 + 32 < end \&\& c0 < s1/'); names+=("scratch may start 32 before C ends")
+muts+=('s/s1 = s0 + j\[KTPU_JOB_SCRATCH_BYTES_WORD\]/s1 = (uint32_t)(s0 + j[KTPU_JOB_SCRATCH_BYTES_WORD])/')
+names+=("scratch's end summed in 32 bits")
+muts+=('s/if (j\[KTPU_JOB_FLAGS_WORD\] \& KTPU_JOB_FLAGS_QJOB_MASK) {/if (0) {/'); names+=("scratch never checked")
 
 if ! "$cc" "$@" -o "$out/job_mut0" $tests "$src" || ! "$out/job_mut0" --quiet >"$out/job_mut0.log"; then
     echo "the unbroken check fails the job test"; exit 1

@@ -69,13 +69,21 @@ static int verbose = 1;
 #define R_AWIN "A outside the memory window"
 #define R_BWIN "BT outside the memory window"
 #define R_CWIN "C outside the memory window"
+#define R_QMX "FLAGS.QJOB with FMT MX (it quantises FP16 operands)"
+#define R_SALIGN "scratch base not a multiple of 32"
+#define R_S4G "scratch extends past 4 GiB"
+#define R_SWIN "scratch outside the memory window"
+#define R_SJOB "scratch overlaps the job block"
+#define R_SA "scratch overlaps A"
+#define R_SB "scratch overlaps BT"
+#define R_SC "scratch overlaps C"
 
 /* the memory window the checks below run against (all of 4 GiB unless a
  * test narrows it) */
 static uint32_t win_base;
 static uint64_t win_limit = GIB4;
 
-struct job { uint32_t w[KTPU_JOB_CLUSTERS_WORD + 1]; };
+struct job { uint32_t w[KTPU_JOB_REQ_WORDS]; };
 
 /* M x K times N x K, tightly packed rows, A, BT and C far apart */
 static struct job job(uint32_t m, uint32_t n, uint32_t k, uint32_t fmt)
@@ -227,8 +235,8 @@ static void test_rules(void)
     OK("MX with TILE_MBOX", &j, 2, 2);
     set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | KTPU_JOB_FLAGS_TILE_MBOX_MASK | KTPU_JOB_FLAGS_NO_SPLIT_MASK);
     OK("MX with TILE_MBOX and NO_SPLIT", &j, 2, 2);
-    /* bits above NO_SPLIT are reserved: refused, not ignored */
-    for (unsigned bit = 4; bit < 32; bit += 7) {
+    /* bits above QJOB are reserved: refused, not ignored */
+    for (unsigned bit = 5; bit < 32; bit += 6) {
         j = job(64, 64, 64, KTPU_FMT_MX);
         set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | 1u << bit);
         BAD("a reserved FLAGS bit", &j, R_RSV, KTPU_FMT_MX | 1u << bit);
@@ -520,6 +528,66 @@ static void test_window(void)
     win_limit = GIB4;
 }
 
+/* FLAGS.QJOB's scratch region: FP16 only, aligned, within 4 GiB and the
+ * window, clear of the job block, A, BT and C (each edge: adjacent is
+ * accepted, 32 bytes into it refused); without the flag its words are not
+ * looked at. */
+static void test_scratch(void)
+{
+    const uint32_t a0 = 0x00010000u, b0 = 0x40000000u, c0 = 0x80000000u, op = 64 * 128;   /* 64 x 64 FP16 */
+    const uint32_t sb = 128 * 64;   /* the copies of A and BT: (M + N) x K bytes */
+    struct job j = job(64, 64, 64, KTPU_FMT_FP16);
+    set(&j, KTPU_JOB_SCRATCH_WORD, 0xFFFFFFF0u);   /* garbage, and no QJOB: not looked at */
+    set(&j, KTPU_JOB_SCRATCH_BYTES_WORD, 0xFFFFFFFFu);
+    OK("scratch words without FLAGS.QJOB", &j, 2, 2);
+    set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_FP16 | KTPU_JOB_FLAGS_QJOB_MASK);
+    set(&j, KTPU_JOB_SCRATCH_WORD, 0x20000000u);
+    set(&j, KTPU_JOB_SCRATCH_BYTES_WORD, sb);
+    OK("a scratch region apart from everything", &j, 2, 2);
+    set(&j, KTPU_JOB_SCRATCH_BYTES_WORD, 0);
+    OK("an empty scratch region (no upload)", &j, 2, 2);
+    set(&j, KTPU_JOB_SCRATCH_BYTES_WORD, sb);
+    set(&j, KTPU_JOB_SCRATCH_WORD, 0x20000010u);
+    BAD("scratch base 16 bytes off", &j, R_SALIGN, 0x20000010u);
+    set(&j, KTPU_JOB_SCRATCH_WORD, (uint32_t)(GIB4 - sb));
+    OK("scratch ending at 4 GiB", &j, 2, 2);
+    set(&j, KTPU_JOB_SCRATCH_WORD, (uint32_t)(GIB4 - sb + 32));
+    BAD("scratch 32 bytes past 4 GiB", &j, R_S4G, (uint32_t)(GIB4 - sb + 32));
+    struct { uint32_t lo, hi; const char *rule; } around[] = {
+        {KTPU_JOB_OFFSET, KTPU_JOB_OFFSET + KTPU_JOB_BYTES, R_SJOB},
+        {a0, a0 + op, R_SA}, {b0, b0 + op, R_SB}, {c0, c0 + op, R_SC}};
+    for (unsigned i = 0; i < 4; i++) {
+        if (around[i].lo >= sb) {
+            set(&j, KTPU_JOB_SCRATCH_WORD, around[i].lo - sb);
+            OK("scratch ending where a region starts", &j, 2, 2);
+            set(&j, KTPU_JOB_SCRATCH_WORD, around[i].lo - sb + 32);
+            BAD("scratch 32 bytes into a region's start", &j, around[i].rule, around[i].lo - sb + 32);
+        }
+        set(&j, KTPU_JOB_SCRATCH_WORD, around[i].hi);
+        OK("scratch starting where a region ends", &j, 2, 2);
+        set(&j, KTPU_JOB_SCRATCH_WORD, around[i].hi - 32);
+        BAD("scratch starting 32 bytes before a region ends", &j, around[i].rule, around[i].hi - 32);
+    }
+    set(&j, KTPU_JOB_SCRATCH_WORD, c0 + op);
+    win_base = a0;
+    win_limit = c0 + op + sb;
+    OK("a window ending where the scratch region ends", &j, 2, 2);
+    win_limit -= 32;
+    BAD("a window ending 32 bytes short of the scratch region", &j, R_SWIN, c0 + op);
+    set(&j, KTPU_JOB_SCRATCH_WORD, 0);
+    win_base = 0;
+    win_limit = c0 + op + sb;
+    set(&j, KTPU_JOB_C_WORD, 0x20000000u);
+    BAD("scratch at 0, over the job block", &j, R_SJOB, 0);
+    win_base = 0;
+    win_limit = GIB4;
+    j = job(64, 64, 64, KTPU_FMT_MX);
+    set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_MX | KTPU_JOB_FLAGS_QJOB_MASK);
+    set(&j, KTPU_JOB_SCRATCH_WORD, 0x20000000u);
+    set(&j, KTPU_JOB_SCRATCH_BYTES_WORD, sb);
+    BAD("QJOB with pre-quantised operands", &j, R_QMX, KTPU_FMT_MX | KTPU_JOB_FLAGS_QJOB_MASK);
+}
+
 static uint32_t rng = 0x1234567u;
 static uint32_t rnd(void)
 {
@@ -579,6 +647,34 @@ static void test_random(void)
     if (verbose) printf("random: 200000 blocks, %ld accepted\n", accepted);
 }
 
+/* random FP16 blocks with FLAGS.QJOB and a scratch region near A, BT, C,
+ * the job block or 4 GiB: accepted exactly when the model says so */
+static void test_random_scratch(void)
+{
+    long accepted = 0;
+    for (int t = 0; t < 100000; t++) {
+        struct job j = job(64, 64, 64, KTPU_FMT_FP16);
+        set(&j, KTPU_JOB_FLAGS_WORD, KTPU_FMT_FP16 | KTPU_JOB_FLAGS_QJOB_MASK);
+        static const uint32_t at[] = {0, KTPU_JOB_OFFSET + KTPU_JOB_BYTES, 0x00010000u, 0x40000000u, 0x80000000u,
+                                      0xFFFFE000u};
+        uint32_t bytes = rnd() % 4 ? 32 * (rnd() % 512) : rnd();
+        set(&j, KTPU_JOB_SCRATCH_WORD, at[rnd() % 6] + 32 * (rnd() % 512) - 32 * (rnd() % 512) + (rnd() % 8 ? 0 : 8));
+        set(&j, KTPU_JOB_SCRATCH_BYTES_WORD, bytes);
+        unsigned ncl = 0;
+        uint32_t v = 0;
+        struct ktpu_job_env env = {2, MAXC, 0, GIB4};
+        if (rnd() & 1) env.win_limit = 0x80000000u + 64 * 128 + 32 * (rnd() % 0x100000u);
+        const char *why = ktpu_job_check(j.w, &env, &ncl, &v);
+        const char *inv = ktpu_job_invariant(j.w, env.win_base, env.win_limit);
+        accepted += !why;
+        if (!why) plannable(__LINE__, "random scratch", &j, ncl);
+        CHECK(!why == !inv, "random scratch %d: check says %s, model says %s", t, why ? why : "accepted",
+              inv ? inv : "valid");
+    }
+    CHECK(accepted > 1000, "only %ld random scratch blocks accepted", accepted);
+    if (verbose) printf("random scratch: 100000 blocks, %ld accepted\n", accepted);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--quiet") == 0) verbose = 0;
@@ -590,6 +686,8 @@ int main(int argc, char **argv)
     test_clusters();
     test_window();
     test_random();
+    test_scratch();
+    test_random_scratch();
     if (verbose) printf("accepted jobs the planner's own checks take: %ld\n", planned);
     CHECK(planned > 1000, "only %ld accepted jobs planned", planned);
     printf("job check: %ld checks, %ld failed\n", checks, fails);

@@ -368,6 +368,7 @@ static void check_uniform(const struct ktpu_plan *p)
  * must be marked single (the service's short path is taken wherever it
  * applies). */
 static long single_plans;
+static long uploads;   /* plans quantised on upload, checked by check_upload */
 static void check_single(const struct ktpu_plan *p)
 {
     struct ktpu_plan_cursor cur;
@@ -415,6 +416,46 @@ static void cfg_default(struct ktpu_plan_cfg *c, uint32_t m, uint32_t n, uint32_
     c->peer_xy = peer_xy;
     c->l1_depth = KTPU_L1_DEPTH;
     c->acc_depth = KTPU_ACC_DEPTH;
+    /* FP16: a scratch region after C, exactly the copies' size; every
+     * other FP16 plan quantised on upload whatever the cost model says (no
+     * rnd() here: the configurations drawn after stay those they were) */
+    if (fmt == KTPU_FMT_FP16) {
+        c->scratch = (c->c + m * c->ldc + 31u) / 32u * 32u + 64u;
+        c->scratch_bytes = (m + n) * k;
+        c->force_upload = (m / 4 + n / 4 + k / 32) & 1;
+        c->mem_ports = 1 + (clusters > 2);
+    }
+}
+
+static int overlaps64(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) { return a0 < b1 && b0 < a1; }
+
+/* Quantise-on-upload: taken where forced and possible, and then the MXFP7
+ * copies the plan reads are rows of K bytes, inside the scratch region,
+ * clear of each other, of the FP16 sources and of C, and the sources kept
+ * for the MEM_QJOBs (in: the configuration as asked). */
+static void check_upload(const struct ktpu_plan *p, const struct ktpu_plan_cfg *in)
+{
+    const struct ktpu_plan_cfg *c = &p->cfg;
+    int can = in->fmt == KTPU_FMT_FP16 && p->split == 1 && !p->single &&
+              (uint64_t)(in->m + in->n) * in->k <= in->scratch_bytes;
+    if (in->force_upload) CHECK(p->upload == can, "upload %d where forced and possible is %d", p->upload, can);
+    if (!can) CHECK(!p->upload, "quantised on upload where it cannot be");
+    if (!p->upload) return;
+    uint64_t a0 = c->a, a1 = a0 + (uint64_t)in->m * in->k, b0 = c->b, b1 = b0 + (uint64_t)in->n * in->k;
+    uint64_t s0 = in->scratch, s1 = s0 + in->scratch_bytes;
+    uint64_t c0 = in->c, c1 = c0 + (uint64_t)in->m * in->ldc;
+    uint64_t fa0 = in->a, fa1 = fa0 + (uint64_t)in->m * in->lda, fb0 = in->b, fb1 = fb0 + (uint64_t)in->n * in->ldb;
+    CHECK(c->fmt == KTPU_FMT_MX && p->bpb == 32 && c->lda == in->k && c->ldb == in->k,
+          "upload: the copies are not MXFP7 rows of K bytes (fmt %u, bpb %u, strides %u, %u)", c->fmt, p->bpb, c->lda,
+          c->ldb);
+    CHECK(a0 >= s0 && a1 <= s1 && b0 >= s0 && b1 <= s1, "upload: a copy outside the scratch region");
+    CHECK(!overlaps64(a0, a1, b0, b1), "upload: A's and BT's copies overlap");
+    CHECK(!overlaps64(a0, a1, fa0, fa1) && !overlaps64(a0, a1, fb0, fb1) && !overlaps64(a0, a1, c0, c1) &&
+              !overlaps64(b0, b1, fa0, fa1) && !overlaps64(b0, b1, fb0, fb1) && !overlaps64(b0, b1, c0, c1),
+          "upload: a copy overlaps an FP16 operand or C");
+    CHECK(p->src_a == in->a && p->src_lda == in->lda && p->src_b == in->b && p->src_ldb == in->ldb,
+          "upload: the FP16 sources kept are not the job's");
+    uploads++;
 }
 
 static void run(const struct ktpu_plan_cfg *cfg, int show)
@@ -428,12 +469,13 @@ static void run(const struct ktpu_plan_cfg *cfg, int show)
     CHECK(e == KTPU_PLAN_OK, "plan refused: %s", ktpu_plan_err_name(e));
     if (e != KTPU_PLAN_OK) return;
     long n = check_plan(&p);
+    check_upload(&p, cfg);
     check_uniform(&p);
     check_single(&p);
     if (show && verbose)
         printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks of %u of %u, B %s, %ld instructions%s\n", buf, p.gm,
                p.gn, p.ntiles, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n,
-               p.split > 1 ? ", split-K" : "");
+               p.split > 1 ? ", split-K" : p.upload ? ", quantised on upload" : "");
     if (show && verbose && p.uniform) printf("  %-34s uniform: one stream, shifted per cluster\n", "");
 }
 
@@ -667,6 +709,8 @@ int main(int argc, char **argv)
     if (verbose) printf("uniform plans checked against every cluster's own stream: %ld\n", uniform_plans);
     if (verbose) printf("single plans checked against their words: %ld\n", single_plans);
     CHECK(single_plans >= 1000, "only %ld single plans", single_plans);
+    if (verbose) printf("plans quantised on upload checked: %ld\n", uploads);
+    CHECK(uploads >= 1000, "only %ld plans quantised on upload", uploads);
     printf("plan test: %ld checks, %ld failed\n", checks, fails);
     return fails ? 1 : 0;
 }

@@ -13,9 +13,11 @@
 # the firmware's "gemm: phases:" line (cycles from the job's start): the
 # first instruction, the latest first sweep of a cluster (the prologue ends),
 # the last sweep's start (the tail begins), and whether the plan split K
-# across clusters. After the grid, shapes with few C tiles and a long K
-# are run with split-K (the planner's choice) and without (--no-split-k),
-# on 2 and 4 clusters; then the short jobs 4x32x4 and 16x64x16 on 1, 2
+# across clusters, and the quantise-on-upload phase's cycles (0: none).
+# After the grid, shapes with few C tiles and a long K are run with split-K
+# (the planner's choice) and without (--no-split-k), on 2 and 4 clusters;
+# 512x512x512 FP16 with quantise-on-upload (the planner's choice there) and
+# without (--no-qjob); then the short jobs 4x32x4 and 16x64x16 on 1, 2
 # and 4 clusters (whose time is the CPU's). The previous run's CSV
 # is kept as CSV.prev and every row that got slower (more job cycles) than
 # the same row there is listed (a CSV.prev of another column layout is not
@@ -33,16 +35,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 # the columns after ktpu-sim's (which end with seed, dram_latency, version)
-extra=cpu_busy_pct,first_instr,first_sweep,last_sweep,split_k
+extra=cpu_busy_pct,first_instr,first_sweep,last_sweep,split_k,upload_cycles
 printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "prologue" "steady" "last+tail"
-row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k]: one run, one CSV row
-  local s=$1 fmt=$2 c=$3 lat=$4 args split busy phases; shift 4
+row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k|--no-qjob]: one run, one CSV row
+  local s=$1 fmt=$2 c=$3 lat=$4 args split busy phases upload; shift 4
   args=(--clusters "$c" --gemm-gen "$s" --seed $seed --dram-latency $lat --max-cycles 100000000 --csv "$tmp/row.csv" "$@")
   [ $fmt = mx ] && args+=(--preq)
   rm -f "$tmp/row.csv"
   "$b/ktpu-sim" "${args[@]}" >"$tmp/out.txt" 2>&1 || status=1
   split=$(sed -n 's/^split-K: K in \([0-9]*\) parts per tile.*/\1/p' "$tmp/out.txt")
   busy=$(sed -n 's/^gemm: CPU: .* busy \([0-9]*\)% of the job$/\1/p' "$tmp/out.txt")
+  upload=$(sed -n 's/^quantise-on-upload: .* \([0-9]*\) cycles before the first FILL.*/\1/p' "$tmp/out.txt")
   phases=$(awk '/^gemm: phases:/ { first = $6; sw = 0
                  for (i = 10; $i != "(cluster"; i++) if ($i + 0 > sw) sw = $i + 0
                  for (; i <= NF; i++) if ($i == "from") last = $(i + 1)
@@ -54,10 +57,10 @@ row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k]: one run, one CSV r
     return
   fi
   [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),$extra" >"$csv"
-  echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},${phases:-,,},${split:-1}" >>"$csv"
+  echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},${phases:-,,},${split:-1},${upload:-0}" >>"$csv"
   tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
-    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s\n", s, f, c, l, $6, $7, $8, $19, $21, $22 - $21, $6 - $22,
-              ($23 > 1 ? "split-K " $23 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
+    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s%s\n", s, f, c, l, $6, $7, $8, $19, $21, $22 - $21, $6 - $22,
+              ($23 > 1 ? "split-K " $23 " " : ""), ($24 > 0 ? "upload " $24 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
 }
 for lat in 64 1; do
   for s in "${shapes[@]}"; do
@@ -75,6 +78,11 @@ for s in 64x1024x64 128x2048x64; do
     row "$s" mx $c 64 --no-split-k
   done
 done
+# quantise-on-upload (FP16) against the same job reading its operands online
+for c in 2 4; do
+  row 512x512x512 fp16 $c 64
+  row 512x512x512 fp16 $c 64 --no-qjob
+done
 # short jobs: the job time of a one-tile GEMM is the CPU's (the service's
 # target for 4x32x4: at most 1,500 cycles from the job block read to the
 # last completion)
@@ -89,8 +97,8 @@ echo "CSV: $csv"
 
 # rows slower than the previous run's (key: m, k, n, operands, clusters, latency)
 if [ -f "$csv.prev" ] && [ "$(head -n 1 "$csv.prev")" = "$(head -n 1 "$csv")" ]; then
-  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$17","$23] = $6; next }
-           FNR > 1 { k = $1","$2","$3","$4","$5","$17","$23
+  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$17","$23","($24 > 0)] = $6; next }
+           FNR > 1 { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0)
                      if (k in prev && $6 + 0 > prev[k] + 0) {
                        printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $17, $23, prev[k], $6; n++ } }
            END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"

@@ -2,9 +2,9 @@
 # usage: check_gemm_fw.sh BUILD_DIR
 # The built-in GEMM firmware (build/fw/ktpu_gemm.elf) on the co-simulator:
 # small shapes, a padded odd shape and 64x128x64 on 1, 2 and 4 clusters,
-# FP16 and pre-quantised operands, split-K, clusters held off the mesh at random,
-# jobs refused against the memory window, both memory agents of the
-# 4-cluster machine in use. ktpu-sim checks every announced tile bit
+# FP16 and pre-quantised operands, split-K, quantise-on-upload, clusters held
+# off the mesh at random, jobs refused against the memory window, both
+# memory agents of the 4-cluster machine in use. ktpu-sim checks every announced tile bit
 # for bit against the C reference, coverage, canaries and flags, and exits
 # 0 only if all of that held and the job is JOBST_DONE.
 set -u
@@ -81,6 +81,45 @@ if [ $rc -eq 1 ] && grep -q "^ktpu-sim: MISMATCH in tile" <<<"$out"; then
   ok=$((ok + 1)); echo "ok   split-K in a chain, not the plan's tree: $(grep -m1 'elements of that tile differ' <<<"$out")"
 else
   echo "FAIL split-K in a chain: status $rc, want 1 and a MISMATCH"; tail -3 <<<"$out"
+fi
+
+# Quantise-on-upload (docs/gemm.md): ktpu-sim lends an FP16 job a scratch
+# region (JOB_FLAGS QJOB, canaries after it); where the cost model says it
+# pays, the memory agents quantise A and BT into it once (MEM_QJOB, both
+# agents on 4 clusters) and the tiles read the MXFP7 copies. Not taken on a
+# shape where each operand is read about once per tile; --no-qjob lends no
+# region. (On 1 cluster one port keeps up with FP16 and the model never
+# takes it: the self-test forces it there.)
+upload() {  # upload DESCRIPTION WANT(taken|not) ktpu-sim-args...
+  local desc=$1 want=$2; shift 2
+  n=$((n + 1))
+  local out rc line got=not
+  out=$("$b/ktpu-sim" --max-cycles 3000000 "$@" 2>&1 </dev/null); rc=$?
+  line=$(grep -m1 '^quantise-on-upload' <<<"$out")
+  if grep -q "quantised once" <<<"$line"; then got=taken; fi
+  if [ $rc -eq 0 ] && grep -q "GEMM passed" <<<"$out" && [ "$got" = "$want" ]; then
+    ok=$((ok + 1)); echo "ok   $desc: ${line:-no upload}; $(grep -m1 '^cycles:' <<<"$out")"
+  else
+    echo "FAIL $desc: status $rc, upload wanted: $want; ${line:-no upload line}"
+    grep -E 'MISMATCH|FAIL|error|time-out' <<<"$out" | head -5
+  fi
+}
+upload "512x512x512 FP16, 2 clusters, quantised on upload" taken --gemm-gen 512x512x512 --seed 41
+upload "512x512x512 FP16, 4 clusters (both agents), quantised on upload" taken --clusters 4 --gemm-gen 512x512x512 --seed 42
+upload "128x128x128 FP16, 4 clusters: read online" not --clusters 4 --gemm-gen 128x128x128 --seed 43 --no-qjob
+if ! "$b/ktpu-sim" --max-cycles 3000000 --clusters 4 --gemm-gen 128x128x128 --seed 43 2>&1 </dev/null |
+   grep -q "^quantise-on-upload: not taken"; then
+  ok=$((ok - 1)); echo "FAIL 128x128x128 FP16, 4 clusters: the cost model took the upload (it costs more there)"
+fi
+# the check seen failing: a planner whose BT copy starts on A's last row
+# group (mutant 14): the upload overwrites part of A's copy
+n=$((n + 1))
+out=$("$b/ktpu-sim" --max-cycles 3000000 --clusters 4 --firmware "$b/fw/mut/ktpu_gemm_m14.elf" \
+      --gemm-gen 512x512x512 --seed 42 2>&1 </dev/null); rc=$?
+if [ $rc -eq 1 ] && grep -q "^ktpu-sim: MISMATCH in tile" <<<"$out"; then
+  ok=$((ok + 1)); echo "ok   upload, BT's copy over A's last rows: $(grep -m1 'elements of that tile differ' <<<"$out")"
+else
+  echo "FAIL upload, BT's copy over A's last rows: status $rc, want 1 and a MISMATCH"; tail -3 <<<"$out"
 fi
 
 # The memory window, read by the firmware (MEM_WIN_BASE/LIMIT): 64x128x64

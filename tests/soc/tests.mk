@@ -62,7 +62,7 @@ TESTS += soc_gemm_harness
 TEST_CMD.soc_gemm_harness := tests/soc/check_gemm.sh $(BUILD) $(SOC_TEST_DIR)
 TESTS += soc_gemm_fw
 TEST_CMD.soc_gemm_fw := tests/soc/check_gemm_fw.sh $(BUILD)
-TEST_DEPS += $(GEMM_FW_ELF) $(FW_DIR)/mut/ktpu_gemm_m12.elf
+TEST_DEPS += $(GEMM_FW_ELF) $(FW_DIR)/mut/ktpu_gemm_m12.elf $(FW_DIR)/mut/ktpu_gemm_m14.elf
 
 # make regress: the GEMM under 20 seeds (shape, distribution, format,
 # machine and DRAM latency vary with the seed).
