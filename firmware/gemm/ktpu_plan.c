@@ -293,31 +293,51 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     return e;
 }
 
-static uint64_t umax64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+/* Quantise-on-upload's cost model (plan_upload): the job's time with the
+ * upload, against reading the operands online, in cycles times ports (no
+ * division). Written for two widths as TILE_COST: 32 bits when every term
+ * is below 2^31 (gmt * gnt * nkb < 2^19 sub-tile steps; ports <= 16), which
+ * keeps the model to a few dozen cycles on every FP16 job's path to its
+ * first instruction. Returns 1 if the upload wins by 1/16. */
+#define UPLOAD_PAYS(NAME, T)                                                                       \
+    static int NAME(const struct ktpu_plan *p, unsigned ports)                                     \
+    {                                                                                              \
+        T tpc = p->tpc + (p->tpc_rem != 0);                                                        \
+        T sweep = tpc * umax(p->gm * p->gn, KTPU_ACC_REUSE_MIN) * p->nkb * ports;                  \
+        T b_tiles = p->b_resident ? cdiv((unsigned)tpc, p->ntm) + 1u : tpc;                        \
+        T entries = (T)p->active * (tpc * p->gm + b_tiles * p->gn) * p->nkb;                       \
+        T drain = (T)p->gmt * p->gnt; /* C: one beat per sub-tile */                               \
+        T online = entries * 8u + drain, up = entries * 4u + drain;                                \
+        if (online < sweep) online = sweep;                                                        \
+        if (up < sweep) up = sweep;                                                                \
+        up += (T)(p->gmt + p->gnt) * p->nkb * 12u; /* 4 rows a group, 3 beats a row block */       \
+        return 16u * up < 15u * online;                                                            \
+    }
+UPLOAD_PAYS(upload_pays32, uint32_t)
+UPLOAD_PAYS(upload_pays64, uint64_t)
 
 /* Quantise-on-upload (docs/gemm.md): taken for a tiled FP16 plan when the
  * scratch region holds both MXFP7 copies and the model says the job ends
- * sooner with the upload first. Per port, in cycles: the sweeps (one
- * sub-tile step per cycle, per cluster), the operand reads (tile_cost's
- * counts of L1 entries, over the clusters with a tile: 8 beats each FP16, 4 MXFP7) and the drains' writes
- * overlap; the upload (each row's K block: 2 beats read, 1 written, the
- * agents sharing the rows) comes first and overlaps nothing. A margin of
- * 1/8 for what the model leaves out (the upload's start, the first fills
- * it delays). Split-K and single plans read each block once: never. In 64
- * bits: once per job, after the tile choice. */
+ * sooner with the upload first. Per port: the sweeps (one sub-tile step
+ * per cycle, per cluster), the operand reads (tile_cost's counts of L1
+ * entries, over the clusters with a tile: 8 beats each FP16, 4 MXFP7) and
+ * the drains' writes overlap; the upload (each row's K block: 2 beats
+ * read, 1 written, the agents sharing the rows) comes first and overlaps
+ * nothing. A margin of 1/16 for what the model leaves out (the upload's
+ * start, the first fills it delays). Split-K and single plans read each
+ * block once: never. */
 static void plan_upload(struct ktpu_plan *p)
 {
     struct ktpu_plan_cfg *cfg = &p->cfg;
-    uint64_t rows = (uint64_t)cfg->m + cfg->n;
-    if (cfg->fmt != KTPU_FMT_FP16 || p->split > 1 || p->single || rows * cfg->k > cfg->scratch_bytes) return;
-    uint64_t ports = cfg->mem_ports ? cfg->mem_ports : 1u, tpc = p->tpc + (p->tpc_rem != 0);
-    uint64_t sweep = tpc * umax(p->gm * p->gn, KTPU_ACC_REUSE_MIN) * p->nkb;
-    uint64_t b_tiles = p->b_resident ? cdiv((unsigned)tpc, p->ntm) + 1u : tpc;
-    uint64_t entries = p->active * (tpc * p->gm + b_tiles * p->gn) * p->nkb;
-    uint64_t drain = (uint64_t)p->gmt * p->gnt * 3u;
-    uint64_t online = umax64(sweep, (entries * 8u + drain) / ports);
-    uint64_t up = rows * p->nkb * 3u / ports + umax64(sweep, (entries * 4u + drain) / ports);
-    if (8u * up >= 7u * online && !cfg->force_upload) return;
+    /* an operand read fewer than 3 times costs more to upload (3 beats a
+     * block) than it saves (1 a read): A is read once per column block of
+     * tiles, BT at most once per tile */
+    if (cfg->fmt != KTPU_FMT_FP16 || p->split > 1 || p->single || (!cfg->force_upload && p->ntn < 3 && p->ntiles < 3) ||
+        (uint64_t)(cfg->m + cfg->n) * cfg->k > cfg->scratch_bytes)
+        return;
+    unsigned ports = cfg->mem_ports ? cfg->mem_ports : 1u;
+    int small = p->gmt * p->gnt * p->nkb < (1u << 19) && p->gmt < 0x8000u && p->gnt < 0x8000u && ports <= 16;
+    if (!cfg->force_upload && !(small ? upload_pays32(p, ports) : upload_pays64(p, ports))) return;
     p->upload = 1;
     p->src_a = cfg->a;
     p->src_lda = cfg->lda;
