@@ -217,6 +217,26 @@ static inline void take(const struct ktpu_cl_done *d)
     completion(d);
 }
 
+/* Quantise-on-upload (ktpu_upload.c): the plan's FILLs read the copies.
+ * Returns 1 if it stopped the job. Not inlined: most jobs do without. */
+static int __attribute__((noinline)) upload(uint32_t limit)
+{
+    struct ktpu_upload u;
+    ktpu_upload(&R.plan, &R.cs, limit, &u);
+    R.t_upload = u.cycles;
+    R.t_wait += u.cycles;   /* the CPU only waits meanwhile: not its busy time */
+    if (u.nonfinite) {   /* the blocks were zeroed, as an FP16 FILL's: NUMERIC */
+        R.flags_out |= KTPU_FLAG_NONFINITE;
+        R.nonfinite_told = 1;
+        R.addr = u.addr;
+    }
+    if (u.jobst == KTPU_JOBST_DONE) return 0;
+    R.jobst = u.jobst;
+    R.detail = KTPU_FIELD(JOB_DETAIL_CODE, u.code) | KTPU_FIELD(JOB_DETAIL_CLUSTER, KTPU_UPLOAD_DETAIL_CLUSTER);
+    R.addr = u.addr;
+    return 1;
+}
+
 static unsigned finish(unsigned ncl, uint32_t t0)
 {
     volatile uint32_t *job = R.job;
@@ -483,8 +503,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 #pragma GCC unroll 16
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     R.job_flags = j[KTPU_JOB_FLAGS_WORD];
-    j[KTPU_JOB_SCRATCH_WORD] = j[KTPU_JOB_SCRATCH_BYTES_WORD] = 0;   /* read only if asked for */
-    if (R.job_flags & KTPU_JOB_FLAGS_QJOB_MASK) {
+    if (R.job_flags & KTPU_JOB_FLAGS_QJOB_MASK) {   /* read only then (the job check and plan likewise) */
         j[KTPU_JOB_SCRATCH_WORD] = job[KTPU_JOB_SCRATCH_WORD];
         j[KTPU_JOB_SCRATCH_BYTES_WORD] = job[KTPU_JOB_SCRATCH_BYTES_WORD];
     }
@@ -523,23 +542,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     }
     uint32_t limit = opt && opt->timeout ? opt->timeout
                                          : (1u << 20) + 16u * R.plan.gm * R.plan.gn * R.plan.nk_max;
-    if (R.plan.upload) {   /* before any instruction: the FILLs read the copies */
-        struct ktpu_upload u;
-        ktpu_upload(&R.plan, &R.cs, limit, &u);
-        R.t_upload = u.cycles;
-        R.t_wait += u.cycles;   /* the CPU only waits meanwhile: not its busy time */
-        if (u.nonfinite) {   /* the blocks were zeroed, as an FP16 FILL's: NUMERIC */
-            R.flags_out |= KTPU_FLAG_NONFINITE;
-            R.nonfinite_told = 1;
-            R.addr = u.addr;
-        }
-        if (u.jobst != KTPU_JOBST_DONE) {
-            R.jobst = u.jobst;
-            R.detail = KTPU_FIELD(JOB_DETAIL_CODE, u.code) | KTPU_FIELD(JOB_DETAIL_CLUSTER, KTPU_UPLOAD_DETAIL_CLUSTER);
-            R.addr = u.addr;
-            return finish(ncl, t0);
-        }
-    }
+    if (R.plan.upload && upload(limit)) return finish(ncl, t0);   /* before any instruction */
     /* The counters and sticky flags a job reports are its own: ktpu_gemm_init
      * cleared them and a job ends with a STATUS CLEAR on each cluster it
      * used, so only a cluster the last job did not use, or that timed out,

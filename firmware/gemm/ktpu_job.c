@@ -11,6 +11,27 @@
         return (why);  \
     } while (0)
 
+/* FLAGS.QJOB's scratch region, which the service writes: clear of
+ * everything else ([a0, a1) A, [b0, b1) BT, [c0, end) C). Not inlined: the
+ * common job's check does without its frame. */
+static const char *__attribute__((noinline)) scratch_check(const uint32_t *j, const struct ktpu_job_env *env,
+                                                           uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1,
+                                                           uint64_t c0, uint64_t end, uint32_t *value)
+{
+    uint64_t s0 = j[KTPU_JOB_SCRATCH_WORD], s1 = s0 + j[KTPU_JOB_SCRATCH_BYTES_WORD];
+    if (KTPU_FIELD_GET(JOB_FLAGS_FMT, j[KTPU_JOB_FLAGS_WORD]) != KTPU_FMT_FP16)
+        BAD(j[KTPU_JOB_FLAGS_WORD], "FLAGS.QJOB with FMT MX (it quantises FP16 operands)");
+    if (s0 % 32) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch base not a multiple of 32");
+    if (s1 > 0x100000000ull) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch extends past 4 GiB");
+    if (s0 < env->win_base || s1 > env->win_limit) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch outside the memory window");
+    if (s0 < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && s1 > KTPU_JOB_OFFSET)
+        BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps the job block");
+    if (s0 < a1 && a0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps A");
+    if (s0 < b1 && b0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps BT");
+    if (s0 < end && c0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps C");
+    return 0;
+}
+
 const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, unsigned *ncl,
                            uint32_t *value)
 {
@@ -57,17 +78,8 @@ const char *ktpu_job_check(const uint32_t *j, const struct ktpu_job_env *env, un
     if (c0 < a1 && a0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps A");
     if (c0 < b1 && b0 < end) BAD(j[KTPU_JOB_C_WORD], "C overlaps BT");
     if (j[KTPU_JOB_FLAGS_WORD] & KTPU_JOB_FLAGS_QJOB_MASK) {
-        /* the region the service may overwrite: clear of everything else */
-        uint64_t s0 = j[KTPU_JOB_SCRATCH_WORD], s1 = s0 + j[KTPU_JOB_SCRATCH_BYTES_WORD];
-        if (fmt != KTPU_FMT_FP16) BAD(j[KTPU_JOB_FLAGS_WORD], "FLAGS.QJOB with FMT MX (it quantises FP16 operands)");
-        if (s0 % 32) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch base not a multiple of 32");
-        if (s1 > 0x100000000ull) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch extends past 4 GiB");
-        if (s0 < env->win_base || s1 > env->win_limit) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch outside the memory window");
-        if (s0 < KTPU_JOB_OFFSET + KTPU_JOB_BYTES && s1 > KTPU_JOB_OFFSET)
-            BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps the job block");
-        if (s0 < a1 && a0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps A");
-        if (s0 < b1 && b0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps BT");
-        if (s0 < end && c0 < s1) BAD(j[KTPU_JOB_SCRATCH_WORD], "scratch overlaps C");
+        const char *why = scratch_check(j, env, a0, a1, b0, b1, c0, end, value);
+        if (why) return why;
     }
     if (env->present == 0) BAD(0, "no clusters in SOC_KINDS0/1");
     if (req > env->present) BAD(req, "JOB_CLUSTERS is more than the clusters present");

@@ -275,7 +275,6 @@ static int plan_single(struct ktpu_plan *p)
 }
 
 static enum ktpu_plan_err plan_tiles(struct ktpu_plan *p);
-static void plan_upload(struct ktpu_plan *p);
 
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
 {
@@ -287,10 +286,7 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     p->gmt = cfg->m / 4;
     p->gnt = cfg->n / 4;
     p->nkb = cfg->k / 32;
-    if (plan_single(p)) return KTPU_PLAN_OK;
-    e = plan_tiles(p);
-    if (e == KTPU_PLAN_OK) plan_upload(p);
-    return e;
+    return plan_single(p) ? KTPU_PLAN_OK : plan_tiles(p);
 }
 
 /* Quantise-on-upload's cost model (plan_upload): the job's time with the
@@ -326,7 +322,7 @@ UPLOAD_PAYS(upload_pays64, uint64_t)
  * nothing. A margin of 1/16 for what the model leaves out (the upload's
  * start, the first fills it delays). Split-K and single plans read each
  * block once: never. */
-static void plan_upload(struct ktpu_plan *p)
+static void __attribute__((noinline)) plan_upload(struct ktpu_plan *p)
 {
     struct ktpu_plan_cfg *cfg = &p->cfg;
     /* an operand read fewer than 3 times costs more to upload (3 beats a
@@ -422,6 +418,7 @@ static enum ktpu_plan_err __attribute__((noinline)) plan_tiles(struct ktpu_plan 
                  (udiv(p->ntm, tpc) * tpc == p->ntm || udiv(tpc, p->ntm) * p->ntm == tpc);
     if (MUT(10)) p->uniform = tpc * cfg->clusters == p->ntiles;
     p->single = p->ntiles == 1 && p->split == 1 && p->nk_max >= p->nkb;
+    if (cfg->fmt == KTPU_FMT_FP16) plan_upload(p);
     return KTPU_PLAN_OK;
 }
 
