@@ -332,7 +332,7 @@ static void __attribute__((noinline)) plan_upload(struct ktpu_plan *p)
         (uint64_t)(cfg->m + cfg->n) * cfg->k > cfg->scratch_bytes)
         return;
     unsigned ports = cfg->mem_ports ? cfg->mem_ports : 1u;
-    int small = p->gmt * p->gnt * p->nkb < (1u << 19) && p->gmt < 0x8000u && p->gnt < 0x8000u && ports <= 16;
+    int small = (uint64_t)p->gmt * p->gnt * p->nkb < (1u << 19) && ports <= 16;   /* as search_tile */
     if (!cfg->force_upload && !(small ? upload_pays32(p, ports) : upload_pays64(p, ports))) return;
     p->upload = 1;
     p->src_a = cfg->a;

@@ -78,7 +78,7 @@ struct ktpu_plan {
                                 (or a multiple of) the column block's */
     int single;              /* C is one tile, K one chunk: cluster 0's stream is FILL BT, FILL A,
                                 GEMM (emit), STATUS, the others' empty (ktpu_plan_single_words) */
-    /* Quantise-on-upload (docs/gemm.md; ktpu_plan_init decides it): the FP16 operands are first
+    /* Quantise-on-upload (docs/gemm.md; plan_upload decides it): the FP16 operands are first
      * quantised into the scratch region (A's MXFP7 storage at cfg.scratch,
      * BT's after it, rows of k bytes) by MEM_QJOBs, and the plan reads them
      * there: cfg's a, lda, b, ldb and fmt are then the MXFP7 copies', and
