@@ -40,6 +40,19 @@ $(FW_DIR)/mut/ktpu_gemm_m%.elf: firmware/gemm/ktpu_plan.c $(GEMM_FW_OBJS) $(FW_L
 	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/main.o \
 	    $(filter-out %/ktpu_plan.o,$(patsubst %.c,$(FW_DIR)/obj/%.o,$(GEMM_FW_SRCS))) $(@:.elf=_plan.o) $(FW_RT_OBJS)
 
+# The self-test on a service that does not wait for quantise-on-upload's
+# answers (tests/fw/gemm_mutants.sh, make regress: the non-finite block and
+# the refused job then go unreported).
+$(FW_DIR)/mut/ktpu_upload_nowait.o: firmware/gemm/ktpu_upload.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	sed 's/for (unsigned acked = 0; acked < jobs;)/for (unsigned acked = jobs; acked < jobs;)/' $< >$(@:.o=.c)
+	if cmp -s $< $(@:.o=.c); then echo "$@: the edit matched nothing"; exit 1; fi
+	$(RV_CC) $(FW_CFLAGS) -O3 -fno-tree-loop-distribute-patterns -c -o $@ $(@:.o=.c)
+$(FW_DIR)/mut/ktpu_gemm_selftest_upload_nowait.elf: $(FW_DIR)/mut/ktpu_upload_nowait.o \
+        $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_LINK_DEPS)
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
+	    $(filter-out %/ktpu_upload.o,$(GEMM_ST_OBJS)) $< $(REF_LIB_RV32) $(FW_RT_OBJS)
+
 # The same service as the boot image's built-in firmware (firmware/boot/block.mk).
 $(RESIDENT_ELF): $(FW_DIR)/rt/crt0_boot.o $(patsubst %.c,$(FW_DIR)/obj/%.o,firmware/gemm/main.c $(GEMM_FW_SRCS)) \
                  $(FW_LINK_DEPS) $(BOOT_MEM_LD) linker/ktpu_resident.ld

@@ -20,7 +20,9 @@
 //     Latency < QueueDepth a port sustains one beat per cycle.
 //   - Two ports writing the same byte in one cycle: the higher port wins.
 // Latency is ReadLatency unless the plusarg +ktpu_dram_latency=N (N >= 1)
-// overrides it at run time.
+// overrides it at run time; +ktpu_dram_slow_ports=MASK (hex) with
+// +ktpu_dram_slow_latency=N gives the ports whose bits MASK sets latency N
+// instead (one memory agent's ports slower than the other's: docs/soc.md).
 //
 // Backdoor for harnesses (Verilator DPI, exported from this module; call
 // svSetScope() with the instance's scope first when there are several):
@@ -60,16 +62,20 @@ module ktpu_dram #(
 
   logic [255:0] mem [Beats];
 
-  // Run-time latency; fixed after time 0 so due times stay monotonic and a
-  // plain FIFO keeps responses in order.
-  int unsigned latency;
+  // Run-time latency per port; fixed after time 0 so due times stay
+  // monotonic and a plain FIFO keeps each port's responses in order.
+  int unsigned latency [Ports];
   initial begin
-    int unsigned lat;
-    latency = ReadLatency;
-    if ($value$plusargs("ktpu_dram_latency=%d", lat)) begin
-      if (lat < 1) $fatal(1, "ktpu_dram: +ktpu_dram_latency must be >= 1");
-      latency = lat;
-    end
+    int unsigned lat, slow_lat, slow;
+    lat = ReadLatency;
+    if ($value$plusargs("ktpu_dram_latency=%d", lat) && lat < 1)
+      $fatal(1, "ktpu_dram: +ktpu_dram_latency must be >= 1");
+    slow = 0;
+    slow_lat = lat;
+    if ($value$plusargs("ktpu_dram_slow_ports=%h", slow) &&
+        (!$value$plusargs("ktpu_dram_slow_latency=%d", slow_lat) || slow_lat < 1))
+      $fatal(1, "ktpu_dram: +ktpu_dram_slow_ports needs +ktpu_dram_slow_latency >= 1");
+    for (int p = 0; p < Ports; p++) latency[p] = p < 32 && slow[p] ? slow_lat : lat;
   end
 
   logic [63:0] now_q;
@@ -120,7 +126,7 @@ module ktpu_dram #(
           q_data[p*QueueDepth + int'(q_tail[p])] <= req_write_i[p] ? 256'd0
               : mem[req_addr_i[p*AddrBits + 5 +: AddrBits - 5]];
           q_tag[p*QueueDepth + int'(q_tail[p])]  <= req_tag_i[p*8 +: 8];
-          q_due[p*QueueDepth + int'(q_tail[p])]  <= now_q + 64'(latency);
+          q_due[p*QueueDepth + int'(q_tail[p])]  <= now_q + 64'(latency[p]);
           q_tail[p] <= q_tail[p] + 1'b1;
         end
         if (pop[p]) q_head[p] <= q_head[p] + 1'b1;

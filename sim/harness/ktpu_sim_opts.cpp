@@ -40,6 +40,8 @@ const char *kUsage =
     "  --seed N           seed of the random initial register values and of\n"
     "                     --gemm-gen operands (default 1)\n"
     "  --dram-latency N   DRAM read latency in cycles (default 64)\n"
+    "  --dram-latency1 N  memory agent 1's DRAM ports answer after N cycles instead\n"
+    "                     (the 4-cluster machine: one port slower than the other)\n"
     "  --lockstep         check every retired instruction against the C model\n"
     "  --gdb PORT         wait for gdb on localhost:PORT (0: any free port, printed)\n"
     "                     and let it drive the run (registers, memory, breakpoints,\n"
@@ -201,6 +203,8 @@ Options parse(int argc, char **argv)
             o.seed = num(a, v, 0, UINT64_MAX); i++;
         } else if (!std::strcmp(a, "--dram-latency")) {
             o.dram_latency = (long)num(a, v, 1, 100000); i++;
+        } else if (!std::strcmp(a, "--dram-latency1")) {
+            o.dram_latency1 = (long)num(a, v, 1, 100000); i++;
         } else if (!std::strcmp(a, "--uart-in")) {
             o.uart_in = file(a, v); i++;
         } else if (!std::strcmp(a, "--uart-pty")) {
@@ -280,11 +284,12 @@ Options parse(int argc, char **argv)
     if (o.trace_from > o.trace_to) die("%s", "--trace-from is after --trace-to");
     if (o.gdb_port >= 0 && !o.iss) o.lockstep = true;   // the model beside the core is the debugger's view
     if (o.iss && (o.gemm() || o.boot || o.lockstep || o.trace || o.timeline || o.uart_pty || o.clusters >= 0 || o.hold_pct ||
-                  o.dram_latency != kDefaultDramLatency || o.win[0] || o.win[1] != KTPU_DRAM_SIM_BYTES))
+                  o.dram_latency != kDefaultDramLatency || o.dram_latency1 || o.win[0] ||
+                  o.win[1] != KTPU_DRAM_SIM_BYTES))
         die("%s", "--iss runs a CPU-only program on the instruction-set model: it has no clusters, RTL, DRAM "
                   "timing or waveform (--gemm, --boot, --lockstep, --trace, --timeline, --uart-pty, "
                   "--clusters, "
-                  "--cluster-hold, --dram-latency and --mem-window need the co-simulation)");
+                  "--cluster-hold, --dram-latency[1] and --mem-window need the co-simulation)");
     if (o.boot && o.elf) die("a program (%s) and --boot were both given: --boot runs the boot image", o.elf);
     if (o.boot && o.firmware) die("%s", "--boot runs the boot image's built-in firmware: --firmware does not apply");
     if (o.gemm()) {

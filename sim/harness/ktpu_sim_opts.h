@@ -37,6 +37,7 @@ struct Options {
     uint64_t trace_from = 0, trace_to = UINT64_MAX, trace_depth = 99, progress_s = 10;
     uint64_t seed = 1;
     long dram_latency = kDefaultDramLatency;
+    long dram_latency1 = 0;                        // --dram-latency1: memory agent 1's ports, 0: as the rest
     uint64_t win[2] = {0, KTPU_DRAM_SIM_BYTES};   // --mem-window
     unsigned hold_pct = 0;                         // --cluster-hold
     long hold_only = -1;                           // --hold-only

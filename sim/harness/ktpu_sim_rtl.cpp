@@ -151,9 +151,13 @@ RtlRun::RtlRun(Options &opt, const char *argv0)
     // Plusargs reach the models ($value$plusargs), e.g. the DRAM latency.
     // (commandArgs copies the strings)
     const std::string lat_arg = "+ktpu_dram_latency=" + std::to_string(opt.dram_latency);
-    const char *vargs[2] = {argv0, lat_arg.c_str()};
-    int nargs = opt.dram_latency > 0 ? 2 : 1;
-    ctx_->commandArgs(nargs, vargs);
+    // --dram-latency1: agent 1's two DRAM ports (read and write, 2 and 3)
+    const std::string slow_ports = "+ktpu_dram_slow_ports=c";
+    const std::string slow_lat = "+ktpu_dram_slow_latency=" + std::to_string(opt.dram_latency1);
+    if (opt.dram_latency1 && KTPU_SIM_MEM_PORTS < 2)
+        die("%s", "--dram-latency1: this machine has one memory agent (the 4-cluster one has two: --clusters 4)");
+    const char *vargs[4] = {argv0, lat_arg.c_str(), slow_ports.c_str(), slow_lat.c_str()};
+    ctx_->commandArgs(opt.dram_latency1 ? 4 : 2, vargs);
     if (opt.trace) ctx_->traceEverOn(true);
     top_ = std::make_unique<Vktpu_sim_top>(ctx_.get(), "TOP");
     if (opt.trace) {

@@ -62,6 +62,9 @@ REGRESS_CMDS += $(KTPU_SIM4) $(GEMM_ST_ELF) ;
 REGRESS_CMDS += $(KTPU_SIM) --lockstep --progress 60 $(GEMM_ST_ELF) ;
 REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM) $(GEMM_MUT_ELFS) ;
 REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM4) $(FW_DIR)/mut/ktpu_gemm_selftest_m12.elf ;
+# ... and on a service that does not wait for quantise-on-upload's answers
+REGRESS_DEPS += $(FW_DIR)/mut/ktpu_gemm_selftest_upload_nowait.elf
+REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM) $(FW_DIR)/mut/ktpu_gemm_selftest_upload_nowait.elf ;
 
 # make bench: the service's own cycles (JOB_CYCLES, no harness) on the
 # SPEC §15 grid on the 2-cluster machine, 1 and 2 clusters; the full grid

@@ -169,6 +169,10 @@ ports "two ports, MXFP7 on cluster 0 alone: every read from agent 0" \
   "agent 0's port [1-9][0-9]* read, [1-9][0-9]* written; agent 1's port 0 read, [1-9][0-9]* written" \
   --gemm-gen 64x128x64 --preq --seed 31
 ports "two ports, MXFP7 on four clusters: each reads from its nearer agent" "$both" --gemm-gen 256x256x256 --preq --seed 31
+# one agent's DRAM much slower than the other's (--dram-latency1): reads,
+# writes and the node's write order across agents that finish far apart
+ports "two ports, agent 1's DRAM at latency 400, FP16" "$both" --gemm-gen 256x256x256 --seed 44 --dram-latency1 400
+ports "two ports, agent 1's DRAM at latency 400, MXFP7" "$both" --gemm-gen 256x256x256 --preq --seed 45 --dram-latency1 400
 
 echo "GEMM firmware on ktpu-sim: $ok of $n runs passed"
 [ $ok -eq $n ]

@@ -26,8 +26,14 @@ int main(int argc, char **argv)
     uint64_t seed = 5;
     tb_args(argc, argv, "dram_tb", {{"--seed", &seed}});
     long latency = 9;   // the model's default; +ktpu_dram_latency=N sets both
+    long slow_latency = -1;
+    unsigned slow_ports = 0;   // +ktpu_dram_slow_ports=MASK (hex): these at +ktpu_dram_slow_latency=N
     for (int i = 1; i < argc; i++)
-        if (std::sscanf(argv[i], "+ktpu_dram_latency=%ld", &latency) == 1) {}
+        if (std::sscanf(argv[i], "+ktpu_dram_latency=%ld", &latency) == 1 ||
+            std::sscanf(argv[i], "+ktpu_dram_slow_ports=%x", &slow_ports) == 1 ||
+            std::sscanf(argv[i], "+ktpu_dram_slow_latency=%ld", &slow_latency) == 1) {}
+    long port_latency[kPorts];
+    for (int p = 0; p < kPorts; p++) port_latency[p] = (slow_ports >> p) & 1 ? slow_latency : latency;
     auto ctx = tb_context(argc, argv, seed);
     tb_seed(seed, 1);
     auto top = std::make_unique<Vdram_tb>(ctx.get(), "TOP");
@@ -104,7 +110,7 @@ int main(int argc, char **argv)
             bool acc = ((rv >> p) & 1) && ((top->req_ready_o >> p) & 1);
             if (!acc) continue;
             accepted++;
-            Rsp r; r.tag = tag[p]; r.due = cyc + (uint64_t)latency;
+            Rsp r; r.tag = tag[p]; r.due = cyc + (uint64_t)port_latency[p];
             for (int b = 0; b < 32; b++) r.data[b] = ((rw >> p) & 1) ? 0 : before[addr[p] + b];
             q[p].push_back(r);
             if ((rw >> p) & 1)
@@ -122,8 +128,8 @@ int main(int argc, char **argv)
     expect(all, "final contents", 0);
     expect(full_seen > 0 && held > 0, "queue never filled or response never held", 0);
     top->final();
-    std::printf("dram model (latency %ld): %llu checks, %llu failed; %llu requests, %llu responses, "
-                "%llu cycles full, %llu held\n", latency, checks, fails,
+    std::printf("dram model (latency %ld, port 1 %ld): %llu checks, %llu failed; %llu requests, %llu responses, "
+                "%llu cycles full, %llu held\n", port_latency[0], port_latency[1], checks, fails,
                 (unsigned long long)accepted, (unsigned long long)responded,
                 (unsigned long long)full_seen, (unsigned long long)held);
     return fails ? 1 : 0;

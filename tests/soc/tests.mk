@@ -45,7 +45,9 @@ REGRESS_CMDS += scripts/mutants.sh soc ;
 $(eval $(call verilate,dram_tb,dram_tb,$(call rtl_srcs,dram) tests/soc/dram_tb.sv tests/soc/dram_tb.cpp,))
 TEST_DEPS += $(VL_DIR)/dram_tb/Vdram_tb
 TESTS += soc_dram_model
-TEST_CMD.soc_dram_model := $(VL_DIR)/dram_tb/Vdram_tb && $(VL_DIR)/dram_tb/Vdram_tb +ktpu_dram_latency=1 && $(VL_DIR)/dram_tb/Vdram_tb +ktpu_dram_latency=40
+TEST_CMD.soc_dram_model := $(VL_DIR)/dram_tb/Vdram_tb && $(VL_DIR)/dram_tb/Vdram_tb +ktpu_dram_latency=1 && \
+                           $(VL_DIR)/dram_tb/Vdram_tb +ktpu_dram_latency=40 && \
+                           $(VL_DIR)/dram_tb/Vdram_tb +ktpu_dram_latency=3 +ktpu_dram_slow_ports=2 +ktpu_dram_slow_latency=30
 
 # ktpu-sim --gemm (SPEC §2, §11). tests/soc/gemm_one.c is a hand-driven
 # one-cluster GEMM (not the GEMM service), built in several deliberately
