@@ -57,12 +57,13 @@ int ktpu_gemm_job_plan(struct ktpu_gemm_job *j, size_t m, size_t k, size_t n, in
     uint64_t end = guard_hi + GUARD_BYTES;
     uint64_t span = end > b_off + j->np * bpr ? end : b_off + j->np * bpr;
     /* FP16: a scratch region for quantise-on-upload, both operands'
-     * MXFP7 storage ((M + N) x K bytes), then a guard band of canaries */
-    uint64_t scratch = 0, scratch_bytes = preq || j->no_qjob ? 0 : (j->mp + j->np) * j->kp;
-    if (scratch_bytes) {
-        scratch = round_up(span, 4096);
+     * MXFP7 storage ((M + N) x K bytes), then a guard band of canaries;
+     * none if DRAM has no room for it (it is optional: the job runs without) */
+    uint64_t scratch = round_up(span, 4096), scratch_bytes = preq || j->no_qjob ? 0 : (j->mp + j->np) * j->kp;
+    if (scratch_bytes && scratch + scratch_bytes + GUARD_BYTES <= dram_bytes)
         span = scratch + scratch_bytes + GUARD_BYTES;
-    }
+    else
+        scratch = scratch_bytes = 0;
     if (span > dram_bytes)
         return fail(err, "GEMM %zu x %zu x %zu needs %llu bytes of DRAM for A, BT and C; the "
                          "simulated DRAM has %u",

@@ -597,6 +597,20 @@ static uint32_t rnd(void)
     return rng;
 }
 
+/* One random block against both models: the check and the second model
+ * (job_inv.c) agree on it, and an accepted one plans. Returns 1 if
+ * accepted. */
+static int agree(const char *what, int t, const struct job *j, const struct ktpu_job_env *env)
+{
+    unsigned ncl = 0;
+    uint32_t v = 0;
+    const char *why = ktpu_job_check(j->w, env, &ncl, &v);
+    const char *inv = ktpu_job_invariant(j->w, env->win_base, env->win_limit);
+    if (!why) plannable(__LINE__, what, j, ncl);
+    CHECK(!why == !inv, "%s %d: check says %s, model says %s", what, t, why ? why : "accepted", inv ? inv : "valid");
+    return !why;
+}
+
 /* A value near one of the limits that matter for word w. */
 static uint32_t near(unsigned w)
 {
@@ -627,8 +641,6 @@ static void test_random(void)
             uint32_t a = j.w[KTPU_JOB_A_WORD + 2 * (rnd() % 2)];
             set(&j, KTPU_JOB_C_WORD, (a & ~7u) - 8 * (rnd() % 3) + 8 * (rnd() % 3));
         }
-        unsigned ncl = 0;
-        uint32_t v = 0;
         /* half the blocks against all of 4 GiB, half against a window
          * with its ends near A, BT or C */
         struct ktpu_job_env env = {2, MAXC, 0, GIB4};
@@ -636,12 +648,7 @@ static void test_random(void)
             env.win_base = j.w[KTPU_JOB_A_WORD + 2 * (rnd() % 3)] + 32 * (rnd() % 3) - 32;
             env.win_limit = (uint64_t)j.w[KTPU_JOB_A_WORD + 2 * (rnd() % 3)] + (rnd() % 0x20000u);
         }
-        const char *why = ktpu_job_check(j.w, &env, &ncl, &v);
-        const char *inv = ktpu_job_invariant(j.w, env.win_base, env.win_limit);
-        accepted += !why;
-        if (!why) plannable(__LINE__, "random block", &j, ncl);
-        CHECK(!why == !inv, "random block %d: check says %s, model says %s", t, why ? why : "accepted",
-              inv ? inv : "valid");
+        accepted += agree("random block", t, &j, &env);
     }
     CHECK(accepted > 1000, "only %ld random blocks accepted: the generator tests little", accepted);
     if (verbose) printf("random: 200000 blocks, %ld accepted\n", accepted);
@@ -660,16 +667,9 @@ static void test_random_scratch(void)
         uint32_t bytes = rnd() % 4 ? 32 * (rnd() % 512) : rnd();
         set(&j, KTPU_JOB_SCRATCH_WORD, at[rnd() % 6] + 32 * (rnd() % 512) - 32 * (rnd() % 512) + (rnd() % 8 ? 0 : 8));
         set(&j, KTPU_JOB_SCRATCH_BYTES_WORD, bytes);
-        unsigned ncl = 0;
-        uint32_t v = 0;
         struct ktpu_job_env env = {2, MAXC, 0, GIB4};
         if (rnd() & 1) env.win_limit = 0x80000000u + 64 * 128 + 32 * (rnd() % 0x100000u);
-        const char *why = ktpu_job_check(j.w, &env, &ncl, &v);
-        const char *inv = ktpu_job_invariant(j.w, env.win_base, env.win_limit);
-        accepted += !why;
-        if (!why) plannable(__LINE__, "random scratch", &j, ncl);
-        CHECK(!why == !inv, "random scratch %d: check says %s, model says %s", t, why ? why : "accepted",
-              inv ? inv : "valid");
+        accepted += agree("random scratch", t, &j, &env);
     }
     CHECK(accepted > 1000, "only %ld random scratch blocks accepted", accepted);
     if (verbose) printf("random scratch: 100000 blocks, %ld accepted\n", accepted);

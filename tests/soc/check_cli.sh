@@ -88,6 +88,10 @@ for s in -1x32x4 4x-1x4 4x32x-1 18446744073709551615x32x4 " 4x32x4" 4x32x4x 4x32
 done
 # the DRAM fit is checked before anything is generated: at once, not minutes
 check "65536x16384x4 refused at once" 125 "needs [0-9]+ bytes of DRAM" -- bounded "$sim" --firmware "$one" --gemm-gen 65536x16384x4
+# the scratch region an FP16 job is lent is optional: a job with room for
+# A, BT and C but not for it runs without it (12 MiB of operands, 6 more
+# of scratch, 16 MiB of DRAM)
+check "48x65536x48 FP16 fits without its scratch region" 124 "time-out: no SIM_EXIT" -- bounded "$sim" --gemm-gen 48x65536x48 --max-cycles 100
 # outputs: validated (created) before the run; only regular files replaced
 check_no "--csv in a missing directory" 125 "nodir/x.csv: cannot create" "GEMM report|GEMM passed" -- gen --gemm-gen 4x32x4 --csv "$tmp/h/nodir/x.csv" -o c6.npy
 expect "no C after a refused --csv" eval '[ ! -e c6.npy ]'
