@@ -6,6 +6,10 @@
 # (scripts/mutants.sh cpu: a mutant that hangs then costs minutes, not an hour).
 set -u
 sim=$1; shift
+# no program is no test: a mutant sweep given none would otherwise count
+# every mutant as surviving a bench that checked nothing (or, worse, a
+# baseline that "passes")
+[ $# -gt 0 ] || { echo "run_programs.sh: no program given (usage: run_programs.sh KTPU_SIM PROGRAM.elf...)"; exit 2; }
 pass=0; fail=0
 for elf in "$@"; do
   name=$(basename "$elf" .elf)
