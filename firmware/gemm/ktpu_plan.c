@@ -322,13 +322,13 @@ UPLOAD_PAYS(upload_pays64, uint64_t)
  * nothing. A margin of 1/16 for what the model leaves out (the upload's
  * start, the first fills it delays). Split-K and single plans read each
  * block once: never. */
-static void __attribute__((noinline)) plan_upload(struct ktpu_plan *p)
+static void __attribute__((noinline)) plan_upload(struct ktpu_plan *p)   /* FP16 plans only */
 {
     struct ktpu_plan_cfg *cfg = &p->cfg;
     /* an operand read fewer than 3 times costs more to upload (3 beats a
      * block) than it saves (1 a read): A is read once per column block of
      * tiles, BT at most once per tile */
-    if (cfg->fmt != KTPU_FMT_FP16 || p->split > 1 || p->single || (!cfg->force_upload && p->ntn < 3 && p->ntiles < 3) ||
+    if (p->split > 1 || p->single || (!cfg->force_upload && p->ntn < 3 && p->ntiles < 3) ||
         (uint64_t)(cfg->m + cfg->n) * cfg->k > cfg->scratch_bytes)
         return;
     unsigned ports = cfg->mem_ports ? cfg->mem_ports : 1u;

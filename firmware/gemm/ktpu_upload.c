@@ -57,7 +57,8 @@ void ktpu_upload(const struct ktpu_plan *p, struct ktpu_clset *cs, uint32_t limi
     /* after a refusal the other answers are still awaited: none is left
      * over for the next job */
     for (unsigned acked = 0; acked < jobs;) {
-        if (!(KTPU_REG(MESH_STATUS) & KTPU_MESH_STATUS_RX_VALID_MASK)) {
+        uint32_t hdr, w[KTPU_CI_WORDS];
+        if (!ktpu_mesh_poll(&hdr, w)) {
             if (ktpu_mtime() - t_ans < lim) continue;
             u->jobst = KTPU_JOBST_TIMEOUT;
             u->code = 0;
@@ -66,9 +67,7 @@ void ktpu_upload(const struct ktpu_plan *p, struct ktpu_clset *cs, uint32_t limi
                    jobs - acked, jobs, (unsigned long)lim);
             break;
         }
-        uint32_t hdr = KTPU_REG_AT(MESH_RX0, 0), st = KTPU_REG_AT(MESH_RX0, 1 + KTPU_ACK_STATUS_WORD);
-        uint32_t addr = KTPU_REG_AT(MESH_RX0, 1 + KTPU_ACK_ADDR_WORD), n = KTPU_REG_AT(MESH_RX0, 1 + KTPU_ACK_COUNT_WORD);
-        KTPU_REG(MESH_RX_POP) = 1;
+        uint32_t st = w[KTPU_ACK_STATUS_WORD], addr = w[KTPU_ACK_ADDR_WORD], n = w[KTPU_ACK_COUNT_WORD];
         if (KTPU_FIELD_GET(FLIT_TYPE, hdr) != KTPU_MSG_MEM_ACK || (hdr & KTPU_FLIT_TXN_MASK) != cs->txn_hdr ||
             KTPU_FIELD_GET(ACK_STATUS_OP, st) != KTPU_MSG_MEM_QJOB) {
             cs->stray++;   /* an earlier job's (a cluster that timed out answering late) */

@@ -153,7 +153,7 @@ static void run_case(const struct tcase *t, unsigned seed)
     uint32_t sbytes = (m + n) * k;
     job[KTPU_JOB_SCRATCH_WORD] = t->upload == 2 ? KTPU_DRAM_SIM_BYTES : S_OFF;
     job[KTPU_JOB_SCRATCH_BYTES_WORD] = sbytes;
-    for (uint32_t off = S_OFF + sbytes; off < S_OFF + sbytes + 64; off += 4) *dram(off) = CANARY;
+    for (uint32_t off = S_OFF + sbytes; t->upload == 1 && off < S_OFF + sbytes + 64; off += 4) *dram(off) = CANARY;
     job[KTPU_JOB_CLUSTERS_WORD] = t->clusters;
     job[KTPU_JOB_STATUS_WORD] = KTPU_JOBST_PENDING;
 

@@ -112,7 +112,7 @@ static int fast_encode_same(const struct ktpu_plan_op *op, const uint32_t w[KTPU
     return memcmp(f, w, sizeof f) == 0;
 }
 
-static int overlaps(unsigned a0, unsigned n0, unsigned a1, unsigned n1)
+static int overlaps(uint64_t a0, uint64_t n0, uint64_t a1, uint64_t n1)
 {
     return a0 < a1 + n1 && a1 < a0 + n0;
 }
@@ -427,8 +427,6 @@ static void cfg_default(struct ktpu_plan_cfg *c, uint32_t m, uint32_t n, uint32_
     }
 }
 
-static int overlaps64(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) { return a0 < b1 && b0 < a1; }
-
 /* Quantise-on-upload: taken where forced and possible, and then the MXFP7
  * copies the plan reads are rows of K bytes, inside the scratch region,
  * clear of each other, of the FP16 sources and of C, and the sources kept
@@ -441,17 +439,18 @@ static void check_upload(const struct ktpu_plan *p, const struct ktpu_plan_cfg *
     if (in->force_upload) CHECK(p->upload == can, "upload %d where forced and possible is %d", p->upload, can);
     if (!can) CHECK(!p->upload, "quantised on upload where it cannot be");
     if (!p->upload) return;
-    uint64_t a0 = c->a, a1 = a0 + (uint64_t)in->m * in->k, b0 = c->b, b1 = b0 + (uint64_t)in->n * in->k;
-    uint64_t s0 = in->scratch, s1 = s0 + in->scratch_bytes;
-    uint64_t c0 = in->c, c1 = c0 + (uint64_t)in->m * in->ldc;
-    uint64_t fa0 = in->a, fa1 = fa0 + (uint64_t)in->m * in->lda, fb0 = in->b, fb1 = fb0 + (uint64_t)in->n * in->ldb;
+    /* byte extents: base and length */
+    uint64_t a0 = c->a, na = (uint64_t)in->m * in->k, b0 = c->b, nb = (uint64_t)in->n * in->k;
+    uint64_t s0 = in->scratch, c0 = in->c, nc = (uint64_t)in->m * in->ldc;
+    uint64_t fa0 = in->a, nfa = (uint64_t)in->m * in->lda, fb0 = in->b, nfb = (uint64_t)in->n * in->ldb;
     CHECK(c->fmt == KTPU_FMT_MX && p->bpb == 32 && c->lda == in->k && c->ldb == in->k,
           "upload: the copies are not MXFP7 rows of K bytes (fmt %u, bpb %u, strides %u, %u)", c->fmt, p->bpb, c->lda,
           c->ldb);
-    CHECK(a0 >= s0 && a1 <= s1 && b0 >= s0 && b1 <= s1, "upload: a copy outside the scratch region");
-    CHECK(!overlaps64(a0, a1, b0, b1), "upload: A's and BT's copies overlap");
-    CHECK(!overlaps64(a0, a1, fa0, fa1) && !overlaps64(a0, a1, fb0, fb1) && !overlaps64(a0, a1, c0, c1) &&
-              !overlaps64(b0, b1, fa0, fa1) && !overlaps64(b0, b1, fb0, fb1) && !overlaps64(b0, b1, c0, c1),
+    CHECK(a0 >= s0 && a0 + na <= s0 + in->scratch_bytes && b0 >= s0 && b0 + nb <= s0 + in->scratch_bytes,
+          "upload: a copy outside the scratch region");
+    CHECK(!overlaps(a0, na, b0, nb), "upload: A's and BT's copies overlap");
+    CHECK(!overlaps(a0, na, fa0, nfa) && !overlaps(a0, na, fb0, nfb) && !overlaps(a0, na, c0, nc) &&
+              !overlaps(b0, nb, fa0, nfa) && !overlaps(b0, nb, fb0, nfb) && !overlaps(b0, nb, c0, nc),
           "upload: a copy overlaps an FP16 operand or C");
     CHECK(p->src_a == in->a && p->src_lda == in->lda && p->src_b == in->b && p->src_ldb == in->ldb,
           "upload: the FP16 sources kept are not the job's");
