@@ -165,9 +165,10 @@ module ktpu_cpu #(
   end
 
   // ------------------------------------------------------------------ ALU
-  // One 33-bit adder serves add/sub, the comparisons, branch conditions,
-  // load/store addresses and the results of lui (0 + imm), auipc (pc + imm)
-  // and jal/jalr (pc + 4), so the result select has few inputs; one right
+  // One 33-bit adder serves add/sub, slt/sltu, load/store addresses and
+  // the results of lui (0 + imm), auipc (pc + imm) and jal/jalr (pc + 4),
+  // so the result select has few inputs (branches compare in their own
+  // subtractor, and jump targets have their own adder: below); one right
   // shifter serves all three shifts (SLL by reversing in and out). Size
   // before speed (SPEC §9).
   logic        a_is_pc;
@@ -175,23 +176,22 @@ module ktpu_cpu #(
   assign a_is_pc = is_auipc | is_jal | is_jalr;
   always_comb begin
     alu_a = is_lui ? 32'd0 : a_is_pc ? pc_q : a;
-    if (is_op || is_branch)      alu_b = b;
+    if (is_op)                   alu_b = b;
     else if (is_store)           alu_b = imm_s;
     else if (is_lui || is_auipc) alu_b = imm_u;
     else if (is_jal || is_jalr)  alu_b = 32'd4;
     else                         alu_b = imm_i;
   end
   logic        negate;
-  assign negate = is_branch || ((is_op || is_opimm) && (funct3 == 3'b010 || funct3 == 3'b011)) ||
+  assign negate = ((is_op || is_opimm) && (funct3 == 3'b010 || funct3 == 3'b011)) ||
                   (is_op && funct3 == 3'b000 && funct7[5]);
   logic [32:0] addsub;
   assign addsub = {1'b0, alu_a} + {1'b0, negate ? ~alu_b : alu_b} + 33'(negate);
   logic [31:0] sum;
   assign sum = addsub[31:0];
-  logic lt, ltu, eq;
+  logic lt, ltu;
   assign ltu = !addsub[32];                                  // borrow out of a - b
   assign lt  = (a[31] == alu_b[31]) ? addsub[31] : a[31];
-  assign eq  = sum == 32'd0;                               // sum = a - b for branches
 
   // Five explicit stages (logarithmic). Earlier versions of this core kept
   // the stage-2 and stage-4 outputs (* keep *) to stop ABC flattening it;
@@ -219,15 +219,26 @@ module ktpu_cpu #(
     endcase
   end
 
-  logic br_taken;
+  // A branch compares rs1 and rs2 in a subtractor of its own, not in the
+  // ALU adder: the instruction's decode (the adder's operand select and
+  // negate) is then off the path from the forwarded operands through the
+  // branch decision into the fetch address (docs/timing.md).
+  logic        br_taken, b_eq, b_lt, b_ltu;
+  logic [32:0] b_diff;
+  assign b_diff = {1'b0, a} - {1'b0, b};
+  assign b_eq   = a == b;
+  assign b_ltu  = b_diff[32];                                // borrow out of a - b
+  assign b_lt   = (a[31] == b[31]) ? b_diff[31] : a[31];
+  logic unused_b_diff;   // only the sign and the borrow decide
+  assign unused_b_diff = ^b_diff[30:0];
   always_comb begin
     unique case (funct3)
-      3'b000:  br_taken = eq;
-      3'b001:  br_taken = !eq;
-      3'b100:  br_taken = lt;
-      3'b101:  br_taken = !lt;
-      3'b110:  br_taken = ltu;
-      default: br_taken = !ltu;
+      3'b000:  br_taken = b_eq;
+      3'b001:  br_taken = !b_eq;
+      3'b100:  br_taken = b_lt;
+      3'b101:  br_taken = !b_lt;
+      3'b110:  br_taken = b_ltu;
+      default: br_taken = !b_ltu;
     endcase
   end
 
@@ -330,20 +341,20 @@ module ktpu_cpu #(
 
   // Exceptions decided from the instruction alone, in priority order, and
   // where each trap's mtval comes from.
-  typedef enum logic [1:0] {TvalZero, TvalInsn, TvalTarget, TvalAddr} tval_e;
+  typedef enum logic [2:0] {TvalZero, TvalInsn, TvalPc, TvalTarget, TvalAddr} tval_e;
   logic       exc;
   logic [4:0] exc_cause;
   tval_e      exc_tval;
   always_comb begin
     exc = 1'b1; exc_cause = CauseIllegal; exc_tval = TvalInsn;
     if (fetch_fault) begin
-      exc_cause = CauseInsnAccess; exc_tval = TvalTarget;       // the pc adder gives pc_q
+      exc_cause = CauseInsnAccess; exc_tval = TvalPc;
     end else if (!legal || (is_csr && csr_illegal)) begin
       exc_cause = CauseIllegal; exc_tval = TvalInsn;
     end else if (is_ecall) begin
       exc_cause = CauseEcallM; exc_tval = TvalZero;
     end else if (is_ebreak) begin
-      exc_cause = CauseBreakpoint; exc_tval = TvalTarget;       // the pc adder gives pc_q
+      exc_cause = CauseBreakpoint; exc_tval = TvalPc;
     end else if (jump && jump_mis) begin
       exc_cause = CauseInsnMisaligned; exc_tval = TvalTarget;   // the jump target
     end else if ((is_load || is_store) && mem_misaligned) begin
@@ -382,23 +393,20 @@ module ktpu_cpu #(
   assign retire = fire && !trap;
   assign fence_o = retire && is_fence;
 
-  // The pc adder: pc + 4 when the instruction retires, pc + 0 while X holds
-  // or traps (the mtval of ebreak and fetch faults), the jump target when a
-  // jump is taken (rs1 + imm for jalr), also when that target then traps as
-  // misaligned (its mtval). One adder and no pc-select mux after it.
+  // The next pc's candidates, none from the ALU adder: pc + 4, and the
+  // jump target from an adder of its own (pc + the jal or branch offset,
+  // rs1 + imm for jalr), whose inputs do not wait for the branch decision.
+  // Whether a branch is taken or the instruction traps then only selects
+  // among them: one carry chain between a register and the fetch address,
+  // not the compare's and then the target's in series (docs/timing.md).
   logic        take_jump;
-  logic [31:0] pc_base, pc_off, pc_sum, jump_target;
-  assign take_jump = go && jump && !fetch_fault && !irq_take;
-  always_comb begin
-    pc_base = (take_jump && is_jalr) ? a : pc_q;
-    if (take_jump)   pc_off = is_jalr ? imm_i : is_jal ? imm_j : imm_b;
-    else if (retire) pc_off = 32'd4;
-    else             pc_off = 32'd0;
-  end
-  assign pc_sum      = pc_base + pc_off;
-  assign jump_target = {pc_sum[31:1], 1'b0};
-  logic unused_pc_sum0;   // jalr clears the target's bit 0
-  assign unused_pc_sum0 = pc_sum[0];
+  logic [31:0] pc_plus4, target_sum, jump_target;
+  assign take_jump   = go && jump && !fetch_fault && !irq_take;
+  assign pc_plus4    = pc_q + 32'd4;
+  assign target_sum  = (is_jalr ? a : pc_q) + (is_jalr ? imm_i : is_jal ? imm_j : imm_b);
+  assign jump_target = {target_sum[31:1], 1'b0};
+  logic unused_target_sum0;   // jalr clears the target's bit 0
+  assign unused_target_sum0 = target_sum[0];
 
   logic [4:0]  trap_cause;
   logic [31:0] trap_tval;
@@ -411,6 +419,7 @@ module ktpu_cpu #(
     unique case (trap_tsel)
       TvalZero:   trap_tval = 32'd0;
       TvalInsn:   trap_tval = insn;
+      TvalPc:     trap_tval = pc_q;
       TvalTarget: trap_tval = jump_target;
       default:    trap_tval = mem_addr;
     endcase
@@ -422,7 +431,9 @@ module ktpu_cpu #(
   always_comb begin
     if (trap)                next_pc = {mtvec_q, 2'b00};
     else if (go && is_mret)  next_pc = {mepc_q, 2'b00};
-    else                     next_pc = {pc_sum[31:2], 2'b00};
+    else if (take_jump)      next_pc = {jump_target[31:2], 2'b00};
+    else if (retire)         next_pc = pc_plus4;
+    else                     next_pc = pc_q;
   end
   assign imem_addr_o = next_pc;
 

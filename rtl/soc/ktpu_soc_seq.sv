@@ -180,7 +180,7 @@ module ktpu_soc_seq #(
   // ---------------------------------------------------------------- MMIO
   logic        mmio_gnt, mmio_err, mmio_rvalid;
   logic [31:0] mmio_rdata;
-  logic        dram_rd_busy_q;
+  logic        dram_rd_busy_q, dram_answer_q;   // a DRAM-window read in flight; its answer this cycle
   logic        utx_v, utx_r, urx_v, urx_r;
   logic [7:0]  utx_d, urx_d;
   logic [15:0] uart_ferr, uart_ovr;
@@ -204,7 +204,7 @@ module ktpu_soc_seq #(
     .err_o          (mmio_err),
     .rvalid_o       (mmio_rvalid),
     .rdata_o        (mmio_rdata),
-    .ev_cpu_stall_i ((d_req && !d_gnt) || dram_rd_busy_q),
+    .ev_cpu_stall_i ((d_req && !d_gnt) || dram_rd_busy_q || dram_answer_q),
     .ev_dram_rd_i   (dram_req_valid_o && dram_req_ready_i && !dram_req_write_o),
     .ev_dram_wr_i   (dram_req_valid_o && dram_req_ready_i && dram_req_write_o),
     .irq_timer_o    (irq_timer),
@@ -222,11 +222,18 @@ module ktpu_soc_seq #(
 
   // ---------------------------------------------------------------- DRAM window
   localparam int BeatBits = DramAddrBits - 5;
+  // Every DRAM-window read is answered from lb_word_q, a register: the word
+  // is selected before it (from the line buffer on a hit, from the port's
+  // beat when the read returns), not between a register and the CPU, whose
+  // load data goes on through operand forwarding and the ALU into the next
+  // pc (docs/timing.md: 51 levels with the select after the register). A
+  // read from DRAM is answered one cycle after the beat arrives.
   logic [2:0]          dram_word_q;
   logic                lb_valid_q, lb_hit, lb_rvalid_q;
   logic [BeatBits-1:0] lb_beat_q;
   logic [7:0]          lb_served_q;   // words already answered from this read of the beat
   logic [255:0]        lb_data_q;
+  logic [31:0]         lb_word_q;     // the answer to the CPU's read
   assign lb_hit = lb_valid_q && lb_beat_q == d_addr[DramAddrBits-1:5] && !lb_served_q[d_addr[4:2]] && !d_we;
 
   assign dram_req_valid_o = d_req && sel_dram && !dram_rd_busy_q && !lb_hit;
@@ -262,10 +269,13 @@ module ktpu_soc_seq #(
       lb_served_q <= 8'd1 << d_addr[4:2];
     end else if (d_req && sel_dram && lb_hit) lb_served_q[d_addr[4:2]] <= 1'b1;
     if (dram_rvalid) lb_data_q <= dram_rsp_rdata_i;
+    if (dram_rvalid) lb_word_q <= dram_rsp_rdata_i[32*dram_word_q +: 32];
+    else if (d_req && sel_dram && lb_hit) lb_word_q <= lb_data_q[32*d_addr[4:2] +: 32];
     // the CPU waits for its one read, so nothing drops the line while it is read
     if (rst_i || lb_drop || dram_rd_go) lb_valid_q <= 1'b0;
     else if (dram_rvalid) lb_valid_q <= 1'b1;
-    lb_rvalid_q <= !rst_i && d_req && sel_dram && lb_hit;
+    lb_rvalid_q <= !rst_i && ((d_req && sel_dram && lb_hit) || dram_rvalid);
+    dram_answer_q <= !rst_i && dram_rvalid;
   end
 
   // ---------------------------------------------------------------- bus return
@@ -284,12 +294,11 @@ module ktpu_soc_seq #(
   // The fetch port sees only RAM word addresses; fetch faults are the CPU's.
   logic unused_imem;
   assign unused_imem = ^{imem_addr[31:RamAw+2], imem_addr[1:0], ld_addr_i[31:RamAw+2], ld_addr_i[1:0]};
-  assign d_rvalid = ram_rvalid_q || mmio_rvalid || dram_rvalid || lb_rvalid_q;
+  assign d_rvalid = ram_rvalid_q || mmio_rvalid || lb_rvalid_q;
   always_comb begin
     if (ram_rvalid_q)     d_rdata = ram_rdata;
     else if (mmio_rvalid) d_rdata = mmio_rdata;
-    else if (lb_rvalid_q) d_rdata = lb_data_q[32*dram_word_q +: 32];
-    else                  d_rdata = dram_rsp_rdata_i[32*dram_word_q +: 32];
+    else                  d_rdata = lb_word_q;
   end
 endmodule
 
