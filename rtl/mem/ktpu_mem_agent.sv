@@ -16,8 +16,9 @@
 // status and the offending address; nothing of it reaches DRAM.
 //
 // Structure, in request order:
-//   front end  takes request flits, checks them (ktpu_mem_check, 4 cycles),
-//              queues reads and jobs (iq) or performs a write burst itself.
+//   front end  (ktpu_mem_front) takes request flits, checks them
+//              (ktpu_mem_check, 4 cycles), queues reads and jobs (iq) or
+//              performs a write burst itself.
 //   issuer     takes reads from iq into up to QueueDepth streams
 //              (ktpu_mem_iter each) and issues DRAM reads from them, one per
 //              cycle, one K block of a stream at a time in turn, as long as it
@@ -95,23 +96,16 @@ module ktpu_mem_agent #(
     $error("ktpu_mem_agent: QueueDepth must be a power of two >= 2");
   end
 
-  localparam int H = ktpu_pkg::FLIT_HDR_LSB;
   localparam logic [3:0] TyWr   = 4'(ktpu_pkg::MSG_MEM_WR);
   localparam logic [3:0] TyQj   = 4'(ktpu_pkg::MSG_MEM_QJOB);
   localparam logic [3:0] TyData = 4'(ktpu_pkg::MSG_MEM_DATA);
   localparam logic [3:0] TyAck  = 4'(ktpu_pkg::MSG_MEM_ACK);
   localparam logic [3:0] StOk   = 4'(ktpu_pkg::MEMST_OK);
-  localparam logic [3:0] StWin  = 4'(ktpu_pkg::MEMST_WINDOW);
-  localparam logic [3:0] StBad  = 4'(ktpu_pkg::MEMST_BADREQ);
   localparam logic [3:0] StNf   = 4'(ktpu_pkg::MEMST_NONFINITE);
   // DRAM tags: bit 7 write, bit 6 job write-back (reads carry 0).
   localparam logic [7:0] TagRd  = 8'h00;
   localparam logic [7:0] TagWr  = 8'h80;
   localparam logic [7:0] TagWb  = 8'hC0;
-
-  function automatic logic [31:0] pw(input logic [287:0] f, input int w);
-    pw = f[32*w +: 32];
-  endfunction
 
   // A response-plane flit from this node.
   function automatic logic [287:0] mkflit(input logic [3:0] dx, input logic [3:0] dy,
@@ -119,45 +113,6 @@ module ktpu_mem_agent #(
                                           input logic [255:0] payload);
     mkflit = {ktpu_pkg::flit_pack(dx, dy, 4'(X), 4'(Y), ty, txn, 1'b1), payload};
   endfunction
-
-  // A write flit at 8-byte offset off in its beat: the part in this beat
-  // (moved up by off 8-byte units) and the part in the next (moved down by
-  // 4 - off). Four-way muxes, not barrel shifters.
-  function automatic logic [255:0] shift_up(input logic [255:0] d, input logic [1:0] off);
-    unique case (off)
-      2'd0: shift_up = d;
-      2'd1: shift_up = {d[191:0], 64'd0};
-      2'd2: shift_up = {d[127:0], 128'd0};
-      default: shift_up = {d[63:0], 192'd0};
-    endcase
-  endfunction
-  // The part moved to the next beat never includes the lowest 8 bytes.
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [255:0] shift_down(input logic [255:0] d, input logic [1:0] off);
-    unique case (off)
-      2'd1: shift_down = {192'd0, d[255:192]};
-      2'd2: shift_down = {128'd0, d[255:128]};
-      2'd3: shift_down = {64'd0, d[255:64]};
-      default: shift_down = 256'd0;
-    endcase
-  endfunction
-  function automatic logic [31:0] shift_up_strb(input logic [31:0] m, input logic [1:0] off);
-    unique case (off)
-      2'd0: shift_up_strb = m;
-      2'd1: shift_up_strb = {m[23:0], 8'd0};
-      2'd2: shift_up_strb = {m[15:0], 16'd0};
-      default: shift_up_strb = {m[7:0], 24'd0};
-    endcase
-  endfunction
-  function automatic logic [31:0] shift_down_strb(input logic [31:0] m, input logic [1:0] off);
-    unique case (off)
-      2'd1: shift_down_strb = {24'd0, m[31:24]};
-      2'd2: shift_down_strb = {16'd0, m[31:16]};
-      2'd3: shift_down_strb = {8'd0, m[31:8]};
-      default: shift_down_strb = 32'd0;
-    endcase
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
 
   function automatic logic [255:0] ack_payload(input logic [3:0] code, input logic [3:0] op,
                                                input logic [31:0] addr, input logic [31:0] cnt);
@@ -168,7 +123,7 @@ module ktpu_mem_agent #(
 
   // ---- shared wires -----------------------------------------------------------
   logic        wr_clear;           // no earlier read still to issue overlaps the write burst
-  logic [31:0] wr_lo_q, wr_hi_q;   // the burst's bytes [lo, hi)
+  logic [31:0] wr_lo, wr_hi;       // the front end's write burst's bytes [lo, hi)
   logic        fe_wr_valid;        // front end's write beat
   logic [31:0] fe_wr_addr;
   logic [255:0] fe_wr_data;
@@ -182,227 +137,45 @@ module ktpu_mem_agent #(
   logic [31:0] is_rd_addr;
   logic        is_rd_take;
 
-  // ==== front end ===============================================================
-  localparam logic [3:0] FIdle = 4'd0, FMul = 4'd1, FAdd1 = 4'd2, FAdd2 = 4'd3, FDecide = 4'd4,
-                         FQueue = 4'd5, FWWait = 4'd6, FWData = 4'd7, FWAck = 4'd8,
-                         FDrain = 4'd9, FRefuse = 4'd10;
-  logic [3:0]   fs_q;
-  logic [287:0] cur_q;             // the request's first flit
-  logic [3:0]   cur_ty, cur_dx, cur_dy;
-  logic [7:0]   cur_txn;
-  logic         cur_last;
-  assign cur_ty   = cur_q[H + ktpu_pkg::FLIT_TYPE_LSB +: 4];
-  assign cur_dx   = cur_q[H + ktpu_pkg::FLIT_SRC_X_LSB +: 4];  // answers go to the sender
-  assign cur_dy   = cur_q[H + ktpu_pkg::FLIT_SRC_Y_LSB +: 4];
-  assign cur_txn  = cur_q[H + ktpu_pkg::FLIT_TXN_LSB +: 8];
-  assign cur_last = cur_q[H + ktpu_pkg::FLIT_LAST_LSB];
-
-  // Payload fields of the three request kinds (same words, read per kind).
-  logic [31:0] w0, w1, w2, w3, w4;
-  assign w0 = pw(cur_q, 0);
-  assign w1 = pw(cur_q, 1);
-  assign w2 = pw(cur_q, 2);
-  assign w3 = pw(cur_q, 3);
-  assign w4 = pw(cur_q, 4);
-  logic [15:0] rd_groups, rd_per, qj_rows, qj_blocks;
-  logic [1:0]  rd_fmt;
-  logic [7:0]  wr_count;
-  logic [7:0]  wr_rows;            // 2-D burst (ROWS != 0): columns of ROWS flits
-  logic        wr_2d;
-  assign rd_groups = w2[ktpu_pkg::RD_SHAPE_GROUPS_LSB +: 16];
-  assign rd_per    = w2[ktpu_pkg::RD_SHAPE_PER_GROUP_LSB +: 16];
-  assign rd_fmt    = w3[ktpu_pkg::RD_CTRL_FMT_LSB +: 2];
-  assign qj_rows   = w4[ktpu_pkg::QJ_SHAPE_ROWS_LSB +: 16];
-  assign qj_blocks = w4[ktpu_pkg::QJ_SHAPE_BLOCKS_LSB +: 16];
-  assign wr_count  = w2[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8];
-  assign wr_rows   = w2[ktpu_pkg::WR_CTRL_ROWS_LSB +: 8];
-  assign wr_2d     = wr_rows != 8'd0;
-
-  // The whole-request check (ktpu_mem_check): FMul, FAdd1, FAdd2, then its
-  // answer in FDecide.
-  logic [3:0]  status;
-  logic [31:0] bad_addr, total_q, lo1, hi1;
-  ktpu_mem_check #(.AddrBits(AddrBits)) u_check (
-    .clk_i(gclk), .step_i({fs_q == FAdd2, fs_q == FAdd1, fs_q == FMul}), .req_i(cur_q),
-    .win_base_i, .win_limit_i, .status_o(status), .bad_addr_o(bad_addr), .total_o(total_q),
-    .lo_o(lo1), .hi_o(hi1));
-
-  // Issue queue (requests waiting for the issuer): entries are
-  // {job, fp16, dx, dy, txn, base, stride, groups, per_group, dst, dstride, total};
-  // a read's dst is the end of what it reads (exclusive, below 2^AddrBits).
+  // ==== front end (ktpu_mem_front) ==================================================
+  // Issue queue entries: {job, fp16, dx, dy, txn, base, stride, groups,
+  // per_group, dst, dstride, total}; write acks due: {dx, dy, txn, status, beats}.
   localparam int QW = 1 + 1 + 4 + 4 + 8 + 32 + 32 + 16 + 16 + 32 + 32 + 32;
+  localparam int AW = 4 + 4 + 8 + 4 + 9;
   logic          iq_push, iq_pop, iq_empty, iq_full;
   logic [QW-1:0] iq_wdata, iq_head;
-  assign iq_wdata = (cur_ty == TyQj)
-      ? {1'b1, 1'b1, cur_dx, cur_dy, cur_txn, w0, w1, qj_rows, qj_blocks, w2, w3, total_q}
-      : {1'b0, rd_fmt == 2'(ktpu_pkg::FMT_FP16), cur_dx, cur_dy, cur_txn, w0, w1, rd_groups, rd_per,
-         hi1, 32'd0, total_q};
-
-  // Write bursts: running address and counts; a straddling flit's second beat.
-  logic [7:0]   wr_i_q;          // data flits seen
-  logic [8:0]   wr_beats_q;      // DRAM beats issued
-  logic [31:0]  wr_addr_q;
-  logic [7:0]   wr_r_q;          // 2-D: row of the next flit within its column
-  logic [31:0]  wr_col_q;        // 2-D: address of the current column's first flit
-  logic [31:0]  wr_next;         // address of the flit after this one
-  logic         wr_bad_q;
-  logic         wr_last_q;       // the flit whose second beat is pending was the last
-  logic         b2_v_q;
-  logic [31:0]  b2_addr_q;
-  logic [255:0] b2_data_q;
-  logic [31:0]  b2_strb_q;
-  logic [1:0]   off;             // 8-byte offset inside the beat
-  logic [255:0] d_in;
-  logic [31:0]  m_in;
-  logic         in_range, d_ok, in_last;
-  assign off      = wr_addr_q[4:3];
-  assign d_in     = req_flit_i[255:0];
-  assign m_in     = w3;
-  assign in_range = (wr_i_q < wr_count);
-  assign d_ok     = in_range && (req_flit_i[H + ktpu_pkg::FLIT_TYPE_LSB +: 4] == TyWr);
-  assign in_last  = req_flit_i[H + ktpu_pkg::FLIT_LAST_LSB];
-  assign wr_next  = (wr_2d && wr_r_q == wr_rows - 8'd1) ? wr_col_q + w4 : wr_addr_q + w1;
-
-  always_comb begin
-    fe_wr_valid = 1'b0;
-    fe_wr_addr  = 32'd0;
-    fe_wr_data  = 256'd0;
-    fe_wr_strb  = 32'd0;
-    if (fs_q == FWData) begin
-      if (b2_v_q) begin
-        fe_wr_valid = 1'b1;
-        fe_wr_addr  = b2_addr_q;
-        fe_wr_data  = b2_data_q;
-        fe_wr_strb  = b2_strb_q;
-      end else if (req_valid_i && d_ok) begin
-        fe_wr_valid = 1'b1;
-        fe_wr_addr  = {wr_addr_q[31:5], 5'd0};
-        fe_wr_data  = shift_up(d_in, off);
-        fe_wr_strb  = shift_up_strb(m_in, off);
-      end
-    end
-  end
-
-  // Write acks due: {dx, dy, txn, status, beats}. The front end pushes one
-  // when its burst's last beat has been accepted by DRAM (FWData takes a
-  // flit only in the cycle DRAM takes its beat), and DRAM applies a write
-  // when it accepts it: a request anyone makes after the ack sees it. Its
-  // write responses, a read latency later, are not waited for.
-  localparam int AW = 4 + 4 + 8 + 4 + 9;
   logic          aq_push, aq_pop, aq_empty, aq_full;
-  logic [AW-1:0] aq_head;
-
-  logic         ref_v_q;          // refusal flit slot
-  logic [287:0] ref_f_q;
-  logic         ref_take;
-  logic [3:0]   ref_code_q;
-  logic [31:0]  ref_addr_q;
-  logic [31:0]  win_err_q, bad_req_q;
-
-  always_comb begin
-    req_ready_o = 1'b0;
-    unique case (fs_q)
-      FIdle:  req_ready_o = 1'b1;
-      FDrain: req_ready_o = 1'b1;
-      FWData: req_ready_o = !b2_v_q && (!d_ok || fe_wr_take);
-      default: ;
-    endcase
-  end
-  assign iq_push = (fs_q == FQueue) && !iq_full;
-  assign aq_push = (fs_q == FWAck) && !aq_full;
-
-  always_ff @(posedge gclk) begin
-    if (rst_i) begin
-      fs_q      <= FIdle;
-      b2_v_q    <= 1'b0;
-      ref_v_q   <= 1'b0;
-      win_err_q <= 32'd0;
-      bad_req_q <= 32'd0;
-    end else begin
-      if (ref_take) ref_v_q <= 1'b0;
-      unique case (fs_q)
-        FIdle: if (req_valid_i) fs_q <= FMul;
-        FMul: fs_q <= FAdd1;
-        FAdd1: fs_q <= FAdd2;
-        FAdd2: fs_q <= FDecide;
-        FDecide: begin
-          ref_code_q <= status;
-          ref_addr_q <= (status == StWin) ? bad_addr : 32'd0;
-          if (status != StOk)      fs_q <= cur_last ? FRefuse : FDrain;
-          else if (cur_ty == TyWr) fs_q <= FWWait;
-          else                     fs_q <= FQueue;
-        end
-        FQueue: if (!iq_full) fs_q <= FIdle;
-        FWWait: if (wr_clear) fs_q <= FWData;
-        FWData: begin
-          if (b2_v_q) begin
-            if (fe_wr_take) begin
-              b2_v_q <= 1'b0;
-              if (wr_last_q) fs_q <= FWAck;
-            end
-          end else if (req_valid_i && req_ready_o) begin
-            if (d_ok) begin
-              if (off != 2'd0) begin
-                b2_v_q    <= 1'b1;
-                b2_addr_q <= {wr_addr_q[31:5], 5'd0} + 32'd32;
-                b2_data_q <= shift_down(d_in, off);
-                b2_strb_q <= shift_down_strb(m_in, off);
-                wr_last_q <= in_last;
-              end
-            end
-            if (in_last && (!d_ok || off == 2'd0)) fs_q <= FWAck;
-          end
-        end
-        FWAck: if (!aq_full) fs_q <= FIdle;
-        FDrain: if (req_valid_i && in_last) fs_q <= FRefuse;
-        FRefuse: if (!ref_v_q || ref_take) begin
-          ref_v_q <= 1'b1;
-          ref_f_q <= mkflit(cur_dx, cur_dy, TyAck, cur_txn,
-                            ack_payload(ref_code_q, cur_ty, ref_addr_q, 32'd0));
-          if (ref_code_q == StWin) begin
-            if (win_err_q != 32'hFFFF_FFFF) win_err_q <= win_err_q + 32'd1;
-          end else begin
-            if (bad_req_q != 32'hFFFF_FFFF) bad_req_q <= bad_req_q + 32'd1;
-          end
-          fs_q <= FIdle;
-        end
-        default: fs_q <= FIdle;
-      endcase
-    end
-  end
-
-  // Datapath registers of the front end (meaningful per state, not reset).
-  always_ff @(posedge gclk) begin
-    if (fs_q == FIdle && req_valid_i) cur_q <= req_flit_i;
-    if (fs_q == FDecide) begin    // used only when the burst is accepted: then below 2^AddrBits
-      wr_lo_q <= lo1;
-      wr_hi_q <= hi1;
-    end
-    if (fs_q == FWWait) begin
-      wr_i_q     <= 8'd0;
-      wr_beats_q <= 9'd0;
-      wr_addr_q  <= w0;
-      wr_bad_q   <= 1'b0;
-      wr_r_q     <= 8'd0;
-      wr_col_q   <= w0;
-    end
-    // One process per register: the flit counter, the bad-burst flag and the
-    // address advance with every data flit taken.
-    if (fs_q == FWData && !b2_v_q && req_valid_i && req_ready_o) begin
-      wr_i_q <= wr_i_q + 8'd1;
-      if (!d_ok || (in_last && (wr_i_q + 8'd1 != wr_count))) wr_bad_q <= 1'b1;
-      if (d_ok) wr_addr_q <= wr_next;
-    end
-    if (fs_q == FWData && !b2_v_q && req_valid_i && req_ready_o && d_ok) begin
-      if (wr_2d && wr_r_q == wr_rows - 8'd1) begin
-        wr_r_q   <= 8'd0;
-        wr_col_q <= wr_col_q + w4;
-      end else begin
-        wr_r_q   <= wr_r_q + 8'd1;
-      end
-    end
-    if (fe_wr_take) wr_beats_q <= wr_beats_q + 9'd1;
-  end
+  logic [AW-1:0] aq_wdata, aq_head;
+  logic [3:0]    cur_dx, cur_dy;
+  logic [7:0]    cur_txn;
+  logic          q_job, q_fp16;
+  logic [31:0]   q_base, q_stride, q_dst, q_dstride, q_total;
+  logic [15:0]   q_groups, q_per;
+  logic [3:0]    ack_code;
+  logic [8:0]    ack_beats;
+  logic          ref_v, ref_take, fe_idle;
+  logic [3:0]    ref_dx, ref_dy, ref_op, ref_code;
+  logic [7:0]    ref_txn;
+  logic [31:0]   ref_addr, win_err, bad_req;
+  logic [287:0]  ref_f;
+  ktpu_mem_front #(.AddrBits(AddrBits)) u_front (
+    .clk_i(gclk), .rst_i,
+    .req_valid_i, .req_ready_o, .req_flit_i, .win_base_i, .win_limit_i,
+    .req_dx_o(cur_dx), .req_dy_o(cur_dy), .req_txn_o(cur_txn),
+    .q_push_o(iq_push), .q_full_i(iq_full), .q_job_o(q_job), .q_fp16_o(q_fp16), .q_base_o(q_base),
+    .q_stride_o(q_stride), .q_groups_o(q_groups), .q_per_o(q_per), .q_dst_o(q_dst),
+    .q_dstride_o(q_dstride), .q_total_o(q_total),
+    .wr_clear_i(wr_clear), .wr_lo_o(wr_lo), .wr_hi_o(wr_hi),
+    .wr_valid_o(fe_wr_valid), .wr_take_i(fe_wr_take), .wr_addr_o(fe_wr_addr), .wr_data_o(fe_wr_data),
+    .wr_strb_o(fe_wr_strb),
+    .ack_push_o(aq_push), .ack_full_i(aq_full), .ack_code_o(ack_code), .ack_beats_o(ack_beats),
+    .ref_valid_o(ref_v), .ref_take_i(ref_take), .ref_dx_o(ref_dx), .ref_dy_o(ref_dy),
+    .ref_txn_o(ref_txn), .ref_op_o(ref_op), .ref_code_o(ref_code), .ref_addr_o(ref_addr),
+    .idle_o(fe_idle), .win_err_count_o(win_err), .bad_req_count_o(bad_req));
+  assign iq_wdata = {q_job, q_fp16, cur_dx, cur_dy, cur_txn, q_base, q_stride, q_groups, q_per, q_dst,
+                     q_dstride, q_total};
+  assign aq_wdata = {cur_dx, cur_dy, cur_txn, ack_code, ack_beats};
+  assign ref_f  = mkflit(ref_dx, ref_dy, TyAck, ref_txn, ack_payload(ref_code, ref_op, ref_addr, 32'd0));
 
   // ==== issuer ==================================================================
   // Entry reads are served as up to NStream streams at once, interleaved one
@@ -470,20 +243,20 @@ module ktpu_mem_agent #(
       iqr_lo_q <= '1;
       iqr_hi_q <= '0;
     end else if (iq_push) begin
-      if (cur_ty == TyQj) begin
+      if (q_job) begin
         iq_job_q <= 1'b1;
         if (iq_empty) begin iqr_lo_q <= '1; iqr_hi_q <= '0; end
       end else begin
         if (iq_empty) iq_job_q <= 1'b0;
-        if (iq_empty || w0 < iqr_lo_q) iqr_lo_q <= w0;
-        if (iq_empty || hi1 > iqr_hi_q) iqr_hi_q <= hi1;
+        if (iq_empty || q_base < iqr_lo_q) iqr_lo_q <= q_base;
+        if (iq_empty || q_dst > iqr_hi_q) iqr_hi_q <= q_dst;
       end
     end
   end
   always_comb begin
-    wr_clear = !job_busy_q && !iq_job_q && (iq_empty || !(iqr_lo_q < wr_hi_q && wr_lo_q < iqr_hi_q));
+    wr_clear = !job_busy_q && !iq_job_q && (iq_empty || !(iqr_lo_q < wr_hi && wr_lo < iqr_hi_q));
     for (int s = 0; s < NStream; s++)
-      if (st_act[s] && st_lo_q[s] < wr_hi_q && wr_lo_q < st_hi_q[s]) wr_clear = 1'b0;
+      if (st_act[s] && st_lo_q[s] < wr_hi && wr_lo < st_hi_q[s]) wr_clear = 1'b0;
   end
   assign is_rd_valid = any_act && (credit_q != '0);
   assign is_rd_addr  = st_addr[sel];
@@ -751,10 +524,10 @@ module ktpu_mem_agent #(
   logic [4:0]   src_v, take;
   logic [287:0] src_f [5];
   logic         load_out;
-  assign src_v    = {qdone_v_q, wack_v_q, ref_v_q, qd_v_q, mx_v_q};
+  assign src_v    = {qdone_v_q, wack_v_q, ref_v, qd_v_q, mx_v_q};
   assign src_f[0] = mx_f_q;
   assign src_f[1] = qd_f_q;
-  assign src_f[2] = ref_f_q;
+  assign src_f[2] = ref_f;
   assign src_f[3] = wack_f_q;
   assign src_f[4] = qdone_f_q;
   assign load_out = !out_v_q || rsp_ready_i;
@@ -785,8 +558,8 @@ module ktpu_mem_agent #(
   assign rsp_valid_o = out_v_q;
   assign rsp_flit_o  = out_f_q;
 
-  assign win_err_count_o   = win_err_q;
-  assign bad_req_count_o   = bad_req_q;
+  assign win_err_count_o   = win_err;
+  assign bad_req_count_o   = bad_req;
   assign nonfinite_count_o = nf_count_q;
   assign nonfinite_addr_o  = nf_addr_q;
 
@@ -809,7 +582,7 @@ module ktpu_mem_agent #(
   logic [$clog2(RspDepth):0]   rf_count, mf_count;
   logic [$clog2(QueueDepth):0] iq_count, aq_count;
   logic q_busy, asleep;
-  assign asleep = fs_q == FIdle && iq_count == '0 && aq_count == '0 && mf_count == '0 && !any_act &&
+  assign asleep = fe_idle && iq_count == '0 && aq_count == '0 && mf_count == '0 && !any_act &&
                   !job_busy_q && !job_q && !q_busy && src_v == '0 && !out_v_q;
   ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || req_valid_i || dram_rsp_valid_i || !asleep),
                         .gclk_o(gclk));
@@ -832,7 +605,7 @@ module ktpu_mem_agent #(
   );
   ktpu_fifo #(.Width(AW), .Depth(QueueDepth), .Primitive("distributed"), .Name("mem_agent.aq")) u_aq (
     .clk_i(gclk), .rst_ni(!rst_i), .push_i(aq_push),
-    .wdata_i({cur_dx, cur_dy, cur_txn, wr_bad_q ? StBad : StOk, wr_beats_q}),
+    .wdata_i(aq_wdata),
     .pop_i(aq_pop), .rdata_o(aq_head), .empty_o(aq_empty), .full_o(aq_full), .count_o(aq_count)
   );
 
@@ -843,11 +616,11 @@ module ktpu_mem_agent #(
       assert (!(!rf_empty && mf_empty)) else $error("ktpu_mem_agent: read data without its name");
     end
   end
-  // what the sleep condition leaves to others: read credits (mf), a straddling
-  // write beat (the front end), a job's write-back beat (the job)
+  // what the sleep condition leaves to others: read credits (mf), a job's
+  // write-back beat (the job); a straddling write beat: ktpu_mem_front's
   always_ff @(posedge clk_i) begin
     if (!rst_i && asleep)
-      assert (rf_count == '0 && credit_q == ($clog2(RspDepth)+1)'(RspDepth) && !b2_v_q && !wb_v_q)
+      assert (rf_count == '0 && credit_q == ($clog2(RspDepth)+1)'(RspDepth) && !wb_v_q)
         else $error("ktpu_mem_agent: asleep with read data, a read credit out or a write beat pending");
   end
 `endif
