@@ -263,7 +263,7 @@ module ktpu_soc_seq #(
     if (rst_i) dram_rd_busy_q <= 1'b0;
     else if (dram_rd_go) dram_rd_busy_q <= 1'b1;
     else if (dram_rvalid) dram_rd_busy_q <= 1'b0;
-    if ((dram_req_valid_o && dram_req_ready_i) || (d_req && sel_dram && lb_hit)) dram_word_q <= d_addr[4:2];
+    if (dram_req_valid_o && dram_req_ready_i) dram_word_q <= d_addr[4:2];   // the word a read's beat answers with
     if (dram_rd_go) begin
       lb_beat_q   <= d_addr[DramAddrBits-1:5];
       lb_served_q <= 8'd1 << d_addr[4:2];
