@@ -95,10 +95,13 @@ awk -F, 'FNR > 1 && $1 == 4 && $2 == 32 && $3 == 4 { n++; if ($6 + 0 > 1500) slo
          END { if (n) printf "short jobs: 4x32x4 on %d machine(s), %d over 1,500 cycles\n", n, slow }' "$csv"
 echo "CSV: $csv"
 
-# rows slower than the previous run's (key: m, k, n, operands, clusters, latency)
+# rows slower than the previous run's (key: m, k, n, operands, clusters,
+# latency, split-K parts, uploaded or not, and the row's rank among rows of
+# that key: a split-K job whose plan does not split has a twin run with
+# --no-split-k, and each is compared with its own)
 if [ -f "$csv.prev" ] && [ "$(head -n 1 "$csv.prev")" = "$(head -n 1 "$csv")" ]; then
-  awk -F, 'NR == FNR { if (FNR > 1) prev[$1","$2","$3","$4","$5","$17","$23","($24 > 0)] = $6; next }
-           FNR > 1 { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0)
+  awk -F, 'NR == FNR { if (FNR > 1) { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0); prev[k "#" ++np[k]] = $6 }; next }
+           FNR > 1 { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0); k = k "#" ++nc[k]
                      if (k in prev && $6 + 0 > prev[k] + 0) {
                        printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $17, $23, prev[k], $6; n++ } }
            END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"
