@@ -10,7 +10,8 @@
 // included, takes one cycle. Multi-cycle: M-extension ops (3 cycles for
 // multiply, 34 for divide), CSR writes (2: X holds while W writes), a load's
 // W stage waiting on a slow target (X holds while W waits), and a bus that
-// does not grant. Shaped for Yosys/ABC's LUT count (docs/cpu.md, "Size").
+// does not grant. Shaped for Yosys/ABC's LUT count (docs/cpu.md, "Size"), and
+// on the next-pc path for depth (docs/timing.md).
 //
 // Data bus: dbus_req_o with we/addr/be/wdata is held until dbus_gnt_i
 // (only an interrupt may withdraw a request not yet granted: nothing has
