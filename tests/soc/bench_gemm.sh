@@ -100,8 +100,9 @@ echo "CSV: $csv"
 # that key: a split-K job whose plan does not split has a twin run with
 # --no-split-k, and each is compared with its own)
 if [ -f "$csv.prev" ] && [ "$(head -n 1 "$csv.prev")" = "$(head -n 1 "$csv")" ]; then
-  awk -F, 'NR == FNR { if (FNR > 1) { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0); prev[k "#" ++np[k]] = $6 }; next }
-           FNR > 1 { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0); k = k "#" ++nc[k]
+  awk -F, 'function key(n) { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0); return k "#" ++n[k] }
+           NR == FNR { if (FNR > 1) prev[key(np)] = $6; next }
+           FNR > 1 { k = key(nc)
                      if (k in prev && $6 + 0 > prev[k] + 0) {
                        printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $17, $23, prev[k], $6; n++ } }
            END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"
