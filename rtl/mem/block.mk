@@ -5,7 +5,7 @@
 # memory (bridge, link checker in simulation only, AXI4 slave), used by
 # both tops.
 RTL.quant      := rtl/mem/ktpu_quant.sv
-RTL.mem_agent  := rtl/mem/ktpu_mem_iter.sv rtl/mem/ktpu_mem_check.sv rtl/mem/ktpu_mem_front.sv rtl/mem/ktpu_mem_agent.sv
+RTL.mem_agent  := rtl/mem/ktpu_mem_iter.sv rtl/mem/ktpu_mem_check.sv rtl/mem/ktpu_mem_front.sv rtl/mem/ktpu_mem_gather.sv rtl/mem/ktpu_mem_agent.sv
 RTL_USES.mem_agent := quant fifo clk_gate
 RTL.dram       := rtl/mem/ktpu_dram.sv
 RTL_USES.dram  := clk_gate

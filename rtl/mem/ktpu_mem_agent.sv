@@ -29,8 +29,8 @@
 //              quantiser and become MEM_DATA flits, or, for a job, storage
 //              beats written back (the write-back iterator).
 //   output     one register onto the response plane, round-robin over the
-//              five flit sources (MX data, quantised data, refusal, write
-//              ack, job done).
+//              six flit sources (MX data, quantised data, refusal, write
+//              ack, job done, grouped-read refusal).
 // Ordering: DRAM applies a request when it accepts it. Reads of several
 // requests interleave (they change nothing); a write burst waits until every
 // earlier read that overlaps it is issued (queued reads by a bound on their
@@ -49,8 +49,9 @@ module ktpu_mem_agent #(
   parameter int Y          = 0,
   parameter int AddrBits   = 24,   // DRAM byte address bits
   parameter int RspDepth   = 128,  // read beats in flight + buffered (>= latency + a few)
-  parameter int QueueDepth = ktpu_pkg::MEM_STREAMS   // requests queued ahead of the issuer,
+  parameter int QueueDepth = ktpu_pkg::MEM_STREAMS,  // requests queued ahead of the issuer,
                                                       // and streams in flight
+  parameter int GroupWait  = ktpu_pkg::MEM_GROUP_WAIT // cycles a partial grouped read is kept
 ) (
   input  wire logic                clk_i,
   input  wire logic                rst_i,
@@ -102,6 +103,8 @@ module ktpu_mem_agent #(
   localparam logic [3:0] TyAck  = 4'(ktpu_pkg::MSG_MEM_ACK);
   localparam logic [3:0] StOk   = 4'(ktpu_pkg::MEMST_OK);
   localparam logic [3:0] StNf   = 4'(ktpu_pkg::MEMST_NONFINITE);
+  localparam logic [3:0] StGrp  = 4'(ktpu_pkg::MEMST_GROUP);
+  localparam logic [3:0] TyRd   = 4'(ktpu_pkg::MSG_MEM_RD);
   // DRAM tags: bit 7 write, bit 6 job write-back (reads carry 0).
   localparam logic [7:0] TagRd  = 8'h00;
   localparam logic [7:0] TagWr  = 8'h80;
@@ -137,10 +140,15 @@ module ktpu_mem_agent #(
   logic [31:0] is_rd_addr;
   logic        is_rd_take;
 
-  // ==== front end (ktpu_mem_front) ==================================================
-  // Issue queue entries: {job, fp16, dx, dy, txn, base, stride, groups,
-  // per_group, dst, dstride, total}; write acks due: {dx, dy, txn, status, beats}.
-  localparam int QW = 1 + 1 + 4 + 4 + 8 + 32 + 32 + 16 + 16 + 32 + 32 + 32;
+  // ==== front end (ktpu_mem_front) and grouped reads (ktpu_mem_gather) ===============
+  // Issue queue entries: {job, fp16, members - 1, members, base, stride,
+  // groups, per_group, dst, dstride, total}, a member being its requester's
+  // {dx, dy, txn} (one but for a grouped read; a job answers member 0);
+  // write acks due: {dx, dy, txn, status, beats}.
+  localparam int GN = ktpu_pkg::MEM_GROUP_MAX;
+  localparam int NW = $clog2(GN);
+  localparam int GW = 16 * GN;
+  localparam int QW = 1 + 1 + NW + GW + 32 + 32 + 16 + 16 + 32 + 32 + 32;
   localparam int AW = 4 + 4 + 8 + 4 + 9;
   logic          iq_push, iq_pop, iq_empty, iq_full;
   logic [QW-1:0] iq_wdata, iq_head;
@@ -151,6 +159,15 @@ module ktpu_mem_agent #(
   logic          q_job, q_fp16;
   logic [31:0]   q_base, q_stride, q_dst, q_dstride, q_total;
   logic [15:0]   q_groups, q_per;
+  logic [3:0]    q_gid;
+  logic [2:0]    q_gn;
+  logic          fe_push, fe_full;
+  logic [NW-1:0] g_n1;
+  logic [GW-1:0] g_members;
+  logic          gref_v, gref_take, g_idle;
+  logic [15:0]   gref_member;
+  logic [31:0]   gref_addr;
+  logic [287:0]  gref_f;
   logic [3:0]    ack_code;
   logic [8:0]    ack_beats;
   logic          ref_v, ref_take, fe_idle;
@@ -162,9 +179,9 @@ module ktpu_mem_agent #(
     .clk_i(gclk), .rst_i,
     .req_valid_i, .req_ready_o, .req_flit_i, .win_base_i, .win_limit_i,
     .req_dx_o(cur_dx), .req_dy_o(cur_dy), .req_txn_o(cur_txn),
-    .q_push_o(iq_push), .q_full_i(iq_full), .q_job_o(q_job), .q_fp16_o(q_fp16), .q_base_o(q_base),
+    .q_push_o(fe_push), .q_full_i(fe_full), .q_job_o(q_job), .q_fp16_o(q_fp16), .q_base_o(q_base),
     .q_stride_o(q_stride), .q_groups_o(q_groups), .q_per_o(q_per), .q_dst_o(q_dst),
-    .q_dstride_o(q_dstride), .q_total_o(q_total),
+    .q_dstride_o(q_dstride), .q_total_o(q_total), .q_gid_o(q_gid), .q_gn_o(q_gn),
     .wr_clear_i(wr_clear), .wr_lo_o(wr_lo), .wr_hi_o(wr_hi),
     .wr_valid_o(fe_wr_valid), .wr_take_i(fe_wr_take), .wr_addr_o(fe_wr_addr), .wr_data_o(fe_wr_data),
     .wr_strb_o(fe_wr_strb),
@@ -172,10 +189,19 @@ module ktpu_mem_agent #(
     .ref_valid_o(ref_v), .ref_take_i(ref_take), .ref_dx_o(ref_dx), .ref_dy_o(ref_dy),
     .ref_txn_o(ref_txn), .ref_op_o(ref_op), .ref_code_o(ref_code), .ref_addr_o(ref_addr),
     .idle_o(fe_idle), .win_err_count_o(win_err), .bad_req_count_o(bad_req));
-  assign iq_wdata = {q_job, q_fp16, cur_dx, cur_dy, cur_txn, q_base, q_stride, q_groups, q_per, q_dst,
+  ktpu_mem_gather #(.Wait(GroupWait)) u_gather (
+    .clk_i(gclk), .rst_i,
+    .in_push_i(fe_push), .in_full_o(fe_full), .in_fp16_i(q_fp16), .in_base_i(q_base), .in_stride_i(q_stride),
+    .in_groups_i(q_groups), .in_per_i(q_per), .in_member_i({cur_dx, cur_dy, cur_txn}), .in_gid_i(q_gid),
+    .in_gn_i(q_gn), .out_push_o(iq_push), .out_full_i(iq_full), .out_n1_o(g_n1), .out_members_o(g_members),
+    .ref_valid_o(gref_v), .ref_take_i(gref_take), .ref_member_o(gref_member), .ref_addr_o(gref_addr),
+    .idle_o(g_idle));
+  assign iq_wdata = {q_job, q_fp16, g_n1, g_members, q_base, q_stride, q_groups, q_per, q_dst,
                      q_dstride, q_total};
   assign aq_wdata = {cur_dx, cur_dy, cur_txn, ack_code, ack_beats};
   assign ref_f  = mkflit(ref_dx, ref_dy, TyAck, ref_txn, ack_payload(ref_code, ref_op, ref_addr, 32'd0));
+  assign gref_f = mkflit(gref_member[15:12], gref_member[11:8], ktpu_pkg::MSG_MEM_ACK[3:0], gref_member[7:0],
+                         ack_payload(StGrp, TyRd, gref_addr, 32'd0));
 
   // ==== issuer ==================================================================
   // Entry reads are served as up to NStream streams at once, interleaved one
@@ -185,23 +211,23 @@ module ktpu_mem_agent #(
   // its block is in, docs/node.md). A quantise job runs alone in stream 0:
   // it starts when every stream has finished issuing, and nothing after it
   // starts until its write-back is acknowledged.
-  // Each beat issued pushes its name {job, fp16, dx, dy, txn, entry, lane,
-  // half, address} into mf, in issue order: DRAM answers in that order, so
-  // mf's head names rf's head.
+  // Each beat issued pushes its name {job, fp16, members - 1, members,
+  // entry, lane, half, address} into mf, in issue order: DRAM answers in
+  // that order, so mf's head names rf's head.
   localparam int NStream = QueueDepth;
   localparam int SW = $clog2(NStream);
-  localparam int MW = 1 + 1 + 4 + 4 + 8 + 16 + 2 + 1 + 32;
+  localparam int MW = 1 + 1 + NW + GW + 16 + 2 + 1 + 32;
   logic        job_done;           // pulse: the running job is finished and answered
   logic [$clog2(RspDepth):0] credit_q;
   logic        rf_pop;
   logic        job_busy_q;         // a job is issuing or its write-back is not yet acked
 
-  logic        iqh_job, iqh_fp16;
-  logic [3:0]  iqh_dx, iqh_dy;
-  logic [7:0]  iqh_txn;
-  logic [31:0] iqh_base, iqh_stride, iqh_dst, iqh_dstride, iqh_total;
-  logic [15:0] iqh_groups, iqh_per;
-  assign {iqh_job, iqh_fp16, iqh_dx, iqh_dy, iqh_txn, iqh_base, iqh_stride, iqh_groups, iqh_per,
+  logic          iqh_job, iqh_fp16;
+  logic [NW-1:0] iqh_n1;
+  logic [GW-1:0] iqh_members;
+  logic [31:0]   iqh_base, iqh_stride, iqh_dst, iqh_dstride, iqh_total;
+  logic [15:0]   iqh_groups, iqh_per;
+  assign {iqh_job, iqh_fp16, iqh_n1, iqh_members, iqh_base, iqh_stride, iqh_groups, iqh_per,
           iqh_dst, iqh_dstride, iqh_total} = iq_head;
 
   logic [NStream-1:0] st_act, st_load, st_last, st_blk;
@@ -210,8 +236,8 @@ module ktpu_mem_agent #(
   logic [1:0]         st_lane [NStream];
   logic [NStream-1:0] st_half;
   logic [NStream-1:0] st_fp16_q, st_job_q;
-  logic [3:0]         st_dx_q [NStream], st_dy_q [NStream];
-  logic [7:0]         st_txn_q [NStream];
+  logic [NW-1:0]      st_n1_q [NStream];
+  logic [GW-1:0]      st_members_q [NStream];
   logic [31:0]        st_lo_q [NStream], st_hi_q [NStream];   // a read's bytes [lo, hi)
   logic [SW-1:0]      st_rr_q, sel, free_st;
   logic               have_free, any_act, load_rd, load_job;
@@ -275,9 +301,8 @@ module ktpu_mem_agent #(
       if (st_load[s]) begin
         st_job_q[s]  <= iqh_job;
         st_fp16_q[s] <= iqh_fp16;
-        st_dx_q[s]   <= iqh_dx;
-        st_dy_q[s]   <= iqh_dy;
-        st_txn_q[s]  <= iqh_txn;
+        st_n1_q[s]      <= iqh_n1;
+        st_members_q[s] <= iqh_members;
         st_lo_q[s]   <= iqh_base;
         st_hi_q[s]   <= iqh_dst;   // a job's is never looked at: wr_clear waits for job_busy_q
       end
@@ -287,7 +312,7 @@ module ktpu_mem_agent #(
   logic          mf_push, mf_empty;
   logic [MW-1:0] mf_wdata, mf_head;
   assign mf_push  = is_rd_take;
-  assign mf_wdata = {st_job_q[sel], st_fp16_q[sel], st_dx_q[sel], st_dy_q[sel], st_txn_q[sel],
+  assign mf_wdata = {st_job_q[sel], st_fp16_q[sel], st_n1_q[sel], st_members_q[sel],
                      st_entry[sel], st_lane[sel], st_half[sel], st_addr[sel]};
 
   always_ff @(posedge gclk) begin
@@ -351,21 +376,23 @@ module ktpu_mem_agent #(
   assign aqh_beats = aq_head[8:0];
 
   // ==== response side =============================================================
-  // rf's head is the beat mf's head names.
+  // rf's head is the beat mf's head names. Every MEM_DATA flit is made once
+  // per member (a grouped read's, in turn; the beat or block leaves with
+  // the last member's copy).
   logic          rs_step;
   logic          m_job, m_fp16, m_half;
-  logic [3:0]    m_dx, m_dy;
-  logic [7:0]    m_txn;
+  logic [NW-1:0] m_n1;
+  logic [GW-1:0] m_members;
   logic [15:0]   m_entry;
   logic [1:0]    m_lane;
   logic [31:0]   m_addr;
-  assign {m_job, m_fp16, m_dx, m_dy, m_txn, m_entry, m_lane, m_half, m_addr} = mf_head;
+  assign {m_job, m_fp16, m_n1, m_members, m_entry, m_lane, m_half, m_addr} = mf_head;
 
   // FP16: the first beat of a block waits here for the second.
   logic [255:0]  lo_q;
   logic [31:0]   lo_addr_q;
-  // Quantiser tag: {job, dx, dy, txn, entry, lane, block address}.
-  localparam int TW = 1 + 4 + 4 + 8 + 16 + 2 + 32;
+  // Quantiser tag: {job, members - 1, members, entry, lane, block address}.
+  localparam int TW = 1 + NW + GW + 16 + 2 + 32;
   logic          qi_valid, qi_ready, qo_valid, qo_ready, qo_nf;
   logic [TW-1:0] qi_tag, qo_tag;
   logic [223:0]  qo_q;
@@ -374,11 +401,17 @@ module ktpu_mem_agent #(
   logic [287:0]  mx_f_q, qd_f_q;
 
   assign qi_valid = !rf_empty && m_fp16 && m_half;
-  assign qi_tag   = {m_job, m_dx, m_dy, m_txn, m_entry, m_lane, lo_addr_q};
+  assign qi_tag   = {m_job, m_n1, m_members, m_entry, m_lane, lo_addr_q};
+  // MXFP7: the beat's flit for member mx_rep_q
+  logic          mx_load;
+  logic [NW-1:0] mx_rep_q;
+  logic [15:0]   mx_mem;
+  assign mx_load = !rf_empty && !m_fp16 && (!mx_v_q || mx_take);
+  assign mx_mem  = m_members[16*mx_rep_q +: 16];
   always_comb begin
     rs_step = 1'b0;
     if (!rf_empty) begin
-      if (!m_fp16)      rs_step = !mx_v_q || mx_take;
+      if (!m_fp16)      rs_step = mx_load && mx_rep_q == m_n1;
       else if (!m_half) rs_step = 1'b1;
       else              rs_step = qi_ready;
     end
@@ -387,10 +420,12 @@ module ktpu_mem_agent #(
 
   always_ff @(posedge gclk) begin
     if (rst_i) begin
-      mx_v_q <= 1'b0;
+      mx_v_q   <= 1'b0;
+      mx_rep_q <= '0;
     end else begin
-      if (rs_step && !m_fp16) mx_v_q <= 1'b1;
+      if (mx_load) mx_v_q <= 1'b1;
       else if (mx_take) mx_v_q <= 1'b0;
+      if (mx_load) mx_rep_q <= (mx_rep_q == m_n1) ? '0 : mx_rep_q + NW'(1);
     end
   end
   always_ff @(posedge gclk) begin
@@ -398,8 +433,8 @@ module ktpu_mem_agent #(
       lo_q      <= rf_head;
       lo_addr_q <= m_addr;
     end
-    if (rs_step && !m_fp16)
-      mx_f_q <= mkflit(m_dx, m_dy, TyData, m_txn,
+    if (mx_load)
+      mx_f_q <= mkflit(mx_mem[15:12], mx_mem[11:8], TyData, mx_mem[7:0],
                        {m_entry, 5'd0, 1'b0, m_lane, rf_head[231:0]});
   end
 
@@ -416,14 +451,20 @@ module ktpu_mem_agent #(
     .nonfinite_o(qo_nf), .tag_o(qo_tag), .busy_o(q_busy)
   );
 
-  logic        qo_job;
-  logic [3:0]  qo_dx, qo_dy;
-  logic [7:0]  qo_txn;
-  logic [15:0] qo_entry;
-  logic [1:0]  qo_lane;
-  logic [31:0] qo_addr;
-  assign {qo_job, qo_dx, qo_dy, qo_txn, qo_entry, qo_lane, qo_addr} = qo_tag;
-  assign qo_ready = qo_job ? (!wb_v_q || wb_take) : (!qd_v_q || qd_take);
+  logic          qo_job;
+  logic [NW-1:0] qo_n1;
+  logic [GW-1:0] qo_members;
+  logic [15:0]   qo_entry;
+  logic [1:0]    qo_lane;
+  logic [31:0]   qo_addr;
+  assign {qo_job, qo_n1, qo_members, qo_entry, qo_lane, qo_addr} = qo_tag;
+  // a quantised block's flit for member qd_rep_q; the block leaves with the last
+  logic          qd_load;
+  logic [NW-1:0] qd_rep_q;
+  logic [15:0]   qd_mem;
+  assign qd_load  = qo_valid && !qo_job && (!qd_v_q || qd_take);
+  assign qd_mem   = qo_members[16*qd_rep_q +: 16];
+  assign qo_ready = qo_job ? (!wb_v_q || wb_take) : ((!qd_v_q || qd_take) && qd_rep_q == qo_n1);
 
   // Quantise job: write-back walk, counts, answer.
   logic        job_q;            // a job's write-back is in progress
@@ -450,14 +491,16 @@ module ktpu_mem_agent #(
   always_ff @(posedge gclk) begin
     if (rst_i) begin
       qd_v_q     <= 1'b0;
+      qd_rep_q   <= '0;
       wb_v_q     <= 1'b0;
       job_q      <= 1'b0;
       qdone_v_q  <= 1'b0;
       nf_count_q <= 32'd0;
       nf_addr_q  <= 32'd0;
     end else begin
-      if (qo_valid && qo_ready && !qo_job) qd_v_q <= 1'b1;
+      if (qd_load) qd_v_q <= 1'b1;
       else if (qd_take) qd_v_q <= 1'b0;
+      if (qd_load) qd_rep_q <= (qd_rep_q == qo_n1) ? '0 : qd_rep_q + NW'(1);
       if (qo_valid && qo_ready && qo_job) wb_v_q <= 1'b1;
       else if (wb_take) wb_v_q <= 1'b0;
       if (qo_valid && qo_ready && qo_nf) begin
@@ -471,17 +514,17 @@ module ktpu_mem_agent #(
     end
   end
   always_ff @(posedge gclk) begin
-    if (qo_valid && qo_ready && !qo_job)
-      qd_f_q <= mkflit(qo_dx, qo_dy, TyData, qo_txn,
+    if (qd_load)
+      qd_f_q <= mkflit(qd_mem[15:12], qd_mem[11:8], TyData, qd_mem[7:0],
                        {qo_entry, 5'd0, qo_nf, qo_lane, qo_scale, qo_q});
     if (qo_valid && qo_ready && qo_job) begin
       wb_addr_q <= iw_addr;
       wb_data_q <= {24'd0, qo_scale, qo_q};
     end
     if (load_job) begin
-      job_dx_q    <= iqh_dx;
-      job_dy_q    <= iqh_dy;
-      job_txn_q   <= iqh_txn;
+      job_dx_q    <= iqh_members[15:12];
+      job_dy_q    <= iqh_members[11:8];
+      job_txn_q   <= iqh_members[7:0];
       job_total_q <= iqh_total;
       job_nf_q    <= 32'd0;
       job_acked_q <= 32'd0;
@@ -520,40 +563,42 @@ module ktpu_mem_agent #(
   // ==== response-plane output ========================================================
   logic         out_v_q;
   logic [287:0] out_f_q;
-  logic [2:0]   rr_q;
-  logic [4:0]   src_v, take;
-  logic [287:0] src_f [5];
-  logic         load_out;
-  assign src_v    = {qdone_v_q, wack_v_q, ref_v, qd_v_q, mx_v_q};
+  localparam int NSrc = 6;
+  logic [2:0]      rr_q;
+  logic [NSrc-1:0] src_v, take;
+  logic [287:0]    src_f [NSrc];
+  logic            load_out;
+  assign src_v    = {gref_v, qdone_v_q, wack_v_q, ref_v, qd_v_q, mx_v_q};
   assign src_f[0] = mx_f_q;
   assign src_f[1] = qd_f_q;
   assign src_f[2] = ref_f;
   assign src_f[3] = wack_f_q;
   assign src_f[4] = qdone_f_q;
+  assign src_f[5] = gref_f;
   assign load_out = !out_v_q || rsp_ready_i;
   always_comb begin
-    take = 5'b00000;
-    // source (r + k) mod 5 for each pointer value r, a constant per term:
+    take = '0;
+    // source (r + k) mod NSrc for each pointer value r, a constant per term:
     // no index arithmetic in front of the arbitration (docs/timing.md)
-    for (int r = 0; r < 5; r++)
-      for (int k = 4; k >= 0; k--)
-        if (rr_q == 3'(r) && load_out && src_v[(r + k) % 5]) take = 5'b00001 << ((r + k) % 5);
+    for (int r = 0; r < NSrc; r++)
+      for (int k = NSrc - 1; k >= 0; k--)
+        if (rr_q == 3'(r) && load_out && src_v[(r + k) % NSrc]) take = NSrc'(1) << ((r + k) % NSrc);
   end
-  assign {qdone_take, wack_take, ref_take, qd_take, mx_take} = take;
+  assign {gref_take, qdone_take, wack_take, ref_take, qd_take, mx_take} = take;
 
   always_ff @(posedge gclk) begin
     if (rst_i) begin
       out_v_q <= 1'b0;
       rr_q    <= 3'd0;
     end else if (load_out) begin
-      out_v_q <= (take != 5'b00000);
-      for (int i = 0; i < 5; i++)
-        if (take[i]) rr_q <= (i == 4) ? 3'd0 : 3'(i + 1);
+      out_v_q <= (take != '0);
+      for (int i = 0; i < NSrc; i++)
+        if (take[i]) rr_q <= (i == NSrc - 1) ? 3'd0 : 3'(i + 1);
     end
   end
   always_ff @(posedge gclk) begin
     if (load_out)
-      for (int i = 0; i < 5; i++) if (take[i]) out_f_q <= src_f[i];
+      for (int i = 0; i < NSrc; i++) if (take[i]) out_f_q <= src_f[i];
   end
   assign rsp_valid_o = out_v_q;
   assign rsp_flit_o  = out_f_q;
@@ -582,14 +627,14 @@ module ktpu_mem_agent #(
   logic [$clog2(RspDepth):0]   rf_count, mf_count;
   logic [$clog2(QueueDepth):0] iq_count, aq_count;
   logic q_busy, asleep;
-  assign asleep = fe_idle && iq_count == '0 && aq_count == '0 && mf_count == '0 && !any_act &&
+  assign asleep = fe_idle && g_idle && iq_count == '0 && aq_count == '0 && mf_count == '0 && !any_act &&
                   !job_busy_q && !job_q && !q_busy && src_v == '0 && !out_v_q;
   ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || req_valid_i || dram_rsp_valid_i || !asleep),
                         .gclk_o(gclk));
 
   // ==== queues ============================================================================
   // rf: DRAM read data, RspDepth x 256 bits, and mf: their names, RspDepth x
-  // 69 bits, block RAM (credits bound both). iq/aq: a few entries each,
+  // MW bits, block RAM (credits bound both). iq/aq: a few entries each,
   // distributed RAM.
   ktpu_fifo #(.Width(256), .Depth(RspDepth), .Primitive("block"), .Name("mem_agent.rf")) u_rf (
     .clk_i(gclk), .rst_ni(!rst_i), .push_i(rf_push), .wdata_i(dram_rsp_rdata_i), .pop_i(rf_pop),

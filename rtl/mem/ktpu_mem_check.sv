@@ -40,6 +40,7 @@ module ktpu_mem_check #(
   logic [31:0] w0, w1, w2, w3, w4;
   logic [15:0] rd_groups, rd_per, qj_rows, qj_blocks;
   logic [1:0]  rd_fmt;
+  logic [2:0]  rd_gn;
   logic [7:0]  wr_count, wr_rows, wr_cols;
   logic        wr_2d;
   assign cur_ty    = req_i[H + ktpu_pkg::FLIT_TYPE_LSB +: 4];
@@ -52,6 +53,7 @@ module ktpu_mem_check #(
   assign rd_groups = w2[ktpu_pkg::RD_SHAPE_GROUPS_LSB +: 16];
   assign rd_per    = w2[ktpu_pkg::RD_SHAPE_PER_GROUP_LSB +: 16];
   assign rd_fmt    = w3[ktpu_pkg::RD_CTRL_FMT_LSB +: 2];
+  assign rd_gn     = w3[ktpu_pkg::RD_CTRL_GROUP_N_LSB +: 3];
   assign qj_rows   = w4[ktpu_pkg::QJ_SHAPE_ROWS_LSB +: 16];
   assign qj_blocks = w4[ktpu_pkg::QJ_SHAPE_BLOCKS_LSB +: 16];
   assign wr_count  = w2[ktpu_pkg::WR_CTRL_COUNT_LSB +: 8];
@@ -138,7 +140,7 @@ module ktpu_mem_check #(
       TyRd: begin
         tail1 = 34'(rd_per) << ((rd_fmt == 2'(ktpu_pkg::FMT_FP16)) ? 6 : 5);
         bad = !cur_last || rd_fmt > 2'(ktpu_pkg::FMT_MX) || rd_groups == 16'd0 || rd_per == 16'd0 ||
-              total_q > ktpu_pkg::RD_MAX_ENTRIES;
+              total_q > ktpu_pkg::RD_MAX_ENTRIES || 32'(rd_gn) > ktpu_pkg::MEM_GROUP_MAX;
         misaligned = (w0[4:0] != 5'd0) || (w1[4:0] != 5'd0);
       end
       TyQj: begin

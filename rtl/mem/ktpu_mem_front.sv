@@ -36,6 +36,8 @@ module ktpu_mem_front #(
   output logic [31:0]       q_dst_o,
   output logic [31:0]       q_dstride_o,
   output logic [31:0]       q_total_o,
+  output logic [3:0]        q_gid_o,        // a grouped read's tag and members (0: not grouped)
+  output logic [2:0]        q_gn_o,
   // a write burst: its bytes [lo, hi) while it waits, its DRAM beats, its ack
   input  wire logic         wr_clear_i,
   output logic [31:0]       wr_lo_o,
@@ -169,6 +171,8 @@ module ktpu_mem_front #(
   assign q_dst_o     = q_job ? w2 : hi1;
   assign q_dstride_o = q_job ? w3 : 32'd0;
   assign q_total_o   = total_q;
+  assign q_gid_o     = w3[ktpu_pkg::RD_CTRL_GROUP_ID_LSB +: 4];
+  assign q_gn_o      = q_job ? 3'd0 : w3[ktpu_pkg::RD_CTRL_GROUP_N_LSB +: 3];
   assign req_dx_o    = cur_dx;
   assign req_dy_o    = cur_dy;
   assign req_txn_o   = cur_txn;

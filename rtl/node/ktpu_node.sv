@@ -272,6 +272,8 @@ module ktpu_node #(
   logic [1:0] i_fmt;
   assign i_side  = w[0][ktpu_pkg::CI_OP_SIDE_LSB];
   assign i_fmt   = w[0][ktpu_pkg::CI_OP_FMT_LSB +: 2];
+  logic [6:0] i_grp;   // FILL: {GROUP_N, GROUP_ID}, passed to its MEM_RD
+  assign i_grp   = {w[0][ktpu_pkg::CI_OP_GROUP_N_LSB +: 3], w[0][ktpu_pkg::CI_OP_GROUP_ID_LSB +: 4]};
   assign i_acc   = w[0][ktpu_pkg::CI_OP_ACC_LSB];
   assign i_emit  = w[0][ktpu_pkg::CI_OP_EMIT_LSB];
   assign i_written = w[0][ktpu_pkg::CI_OP_WRITTEN_LSB];
@@ -292,7 +294,7 @@ module ktpu_node #(
                    .Mem1X(Mem1X), .Mem1Y(Mem1Y), .Near1(Near1), .L1Depth(L1Depth)) u_fill (
     .clk_i(gclk), .rst_i(rst_i),
     .ready_o(fill_ready), .alloc_i(fill_alloc), .side_i(i_side), .off_i(L1W'(aoff)), .gm_i(gm),
-    .half_i(hd_half_q), .nk_i(nk), .base_i(base), .stride_i(stride), .fmt_i(i_fmt),
+    .half_i(hd_half_q), .nk_i(nk), .base_i(base), .stride_i(stride), .fmt_i(i_fmt), .grp_i(i_grp),
     .sx_i(i_sx), .sy_i(i_sy), .txn_i(i_txn),
     .rd_valid_o(rd_v), .rd_ready_i(rd_r), .rd_flit_o(rd_f),
     .rs_valid_i(rs_in_valid_i), .rs_flit_i(rs_in_flit_i),

@@ -54,6 +54,7 @@ module ktpu_node_fill #(
   input  wire  [31:0]      base_i,
   input  wire  [31:0]      stride_i,
   input  wire  [1:0]       fmt_i,
+  input  wire  [6:0]       grp_i,        // {GROUP_N, GROUP_ID}: a grouped read (docs/mem.md) when N >= 2
   input  wire  [3:0]       sx_i,         // the instruction's sender and txn
   input  wire  [3:0]       sy_i,
   input  wire  [7:0]       txn_i,
@@ -102,9 +103,10 @@ module ktpu_node_fill #(
   endfunction
   function automatic logic [287:0] rdflit(input logic h, input logic [1:0] slot,
       input logic [31:0] base, input logic [31:0] stride, input logic [15:0] groups,
-      input logic [15:0] nk, input logic [1:0] fmt);
+      input logic [15:0] nk, input logic [1:0] fmt, input logic [6:0] grp);
     rdflit = mkflit(h ? 4'(Mem1X) : 4'(MemX), h ? 4'(Mem1Y) : 4'(MemY), TyRd, {TxnTag, slot},
-                    {128'd0, 30'd0, fmt, nk, groups, stride, base});
+                    {128'd0, 32'(fmt) << ktpu_pkg::RD_CTRL_FMT_LSB | 32'(grp[3:0]) << ktpu_pkg::RD_CTRL_GROUP_ID_LSB |
+                     32'(grp[6:4]) << ktpu_pkg::RD_CTRL_GROUP_N_LSB, nk, groups, stride, base});
   endfunction
   // ---- what arrives -------------------------------------------------------------
   logic [3:0]  rs_ty;
@@ -163,6 +165,7 @@ module ktpu_node_fill #(
   logic [15:0] p_gm_q, p_nk_q;
   logic [31:0] p_base_q, p_stride_q;
   logic [1:0]  p_fmt_q;
+  logic [6:0]  p_grp_q;
   logic [L1W-1:0] p_off_q;
   logic [287:0] rd_f_q;
   logic [4:0]  fh;
@@ -170,7 +173,9 @@ module ktpu_node_fill #(
   logic [15:0] g0, p_g1;                 // the first request's groups, the second's
   assign fh    = Split ? half_i : 5'd0;   // one port: no split
   assign split = Split && fh[4] && fmt_i == 2'(ktpu_pkg::FMT_FP16);
-  assign h0    = Split && Near1 && !split;   // the first request's agent: 1 = whole to agent 1
+  // the first request's agent: 1 = whole to agent 1; a grouped MXFP7 FILL
+  // goes whole to agent 0 from every cluster, so its members meet there
+  assign h0    = Split && Near1 && !split && grp_i[6:4] < 3'd2;
   assign g0    = split ? 16'd1 << fh[3:0] : gm_i;
   assign p_g1  = p_gm_q - (16'd1 << p_sh_q);
   assign ready_o    = have_free && !rd_v_q && !p_v_q;
@@ -214,10 +219,11 @@ module ktpu_node_fill #(
       if (rd_v_q && rd_ready_i) rd_v_q <= 1'b0;
       if (alloc_i) begin
         rd_v_q <= 1'b1;
-        rd_f_q <= rdflit(h0, free_slot, base_i, stride_i, g0, nk_i, fmt_i);
+        rd_f_q <= rdflit(h0, free_slot, base_i, stride_i, g0, nk_i, fmt_i, grp_i);
         p_v_q  <= split;
         p_slot_q <= free_slot; p_sh_q <= fh[3:0]; p_gm_q <= gm_i; p_nk_q <= nk_i;
         p_base_q <= base_i; p_stride_q <= stride_i; p_fmt_q <= fmt_i; p_off_q <= off_i;
+        p_grp_q <= grp_i;
         // packed bits through a loop, not [free_slot] <=: Yosys 0.23 puts
         // 32-bit index arithmetic in front of a variable-index write to a
         // vector (it was the node's longest path, docs/timing.md)
@@ -250,7 +256,7 @@ module ktpu_node_fill #(
         p_v_q  <= 1'b0;
         rd_v_q <= 1'b1;
         rd_f_q <= rdflit(1'b1, p_slot_q, p_base_q + (p_stride_q << (5'(p_sh_q) + 5'd2)), p_stride_q,
-                         p_g1, p_nk_q, p_fmt_q);
+                         p_g1, p_nk_q, p_fmt_q, p_grp_q);
         hf_off_q[{1'b1, p_slot_q}] <= p_off_q + L1W'(p_nk_q << p_sh_q);
         hf_gm_q[{1'b1, p_slot_q}]  <= p_g1;
         hf_bw_q[{1'b1, p_slot_q}]  <= p_g1 << 2;

@@ -110,29 +110,10 @@ static uint32_t bad_addr(uint64_t lo, uint64_t hi) {
 }
 
 // ---- request builders (each applies itself to the model) --------------------
-static void send_rd(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride, unsigned groups,
-                    unsigned per, unsigned fmt, int last = 1) {
-  Flit f = {};
-  f.w[KTPU_RD_BASE_WORD] = base;
-  f.w[KTPU_RD_STRIDE_WORD] = stride;
-  f.w[KTPU_RD_SHAPE_WORD] = groups << KTPU_RD_SHAPE_GROUPS_LSB | per << KTPU_RD_SHAPE_PER_GROUP_LSB;
-  f.w[KTPU_RD_CTRL_WORD] = fmt << KTPU_RD_CTRL_FMT_LSB;
-  f.w[8] = ktpu_flit_pack(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_RD, txn, last);
-  txq.push_back(f);
-  if (!last) { Flit g = f; g.w[8] |= 1u << KTPU_FLIT_LAST_LSB; txq.push_back(g); }
+// A read's MEM_DATA, due to one requester (every member of a grouped read).
+static void expect_read(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride, unsigned groups,
+                        unsigned per, unsigned fmt) {
   unsigned bb = fmt == KTPU_FMT_FP16 ? 64 : 32;
-  uint64_t lo = base, hi = base + (uint64_t)(4 * groups - 1) * stride + (uint64_t)per * bb;
-  unsigned code = KTPU_MEMST_OK;
-  if (!last || fmt > 1 || groups == 0 || per == 0 || (uint64_t)groups * per > KTPU_RD_MAX_ENTRIES)
-    code = KTPU_MEMST_BADREQ;
-  else if ((base | stride) & 31) code = KTPU_MEMST_ALIGN;
-  else if (!in_window(lo, hi)) code = KTPU_MEMST_WINDOW;
-  Key k = {sx, sy, txn, 0, 0};
-  if (code != KTPU_MEMST_OK) {
-    exp_ack[k] = {code, KTPU_MSG_MEM_RD, code == KTPU_MEMST_WINDOW ? bad_addr(lo, hi) : 0, 0};
-    if (code == KTPU_MEMST_WINDOW) m_win_err++; else m_bad_req++;
-    return;
-  }
   last_pos[std::make_tuple(sx, sy, txn)] = -1;
   long pos = 0;
   for (unsigned kb = 0; kb < per; kb++)
@@ -146,6 +127,75 @@ static void send_rd(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride
         e.pos = pos++;
         exp_data[{sx, sy, txn, g * per + kb, l}] = e;
       }
+}
+
+// The agent's gather slots as the model sees them: a grouped read is read
+// (and its data computed) when its last member arrives.
+struct Group {
+  unsigned gid, gn, fmt, groups, per;
+  uint32_t base, stride;
+  std::vector<std::tuple<int, int, unsigned>> members;
+};
+static std::vector<Group> partial;
+static unsigned long long group_refusals;
+static void refuse_member(int sx, int sy, unsigned txn, uint32_t base) {
+  exp_ack[{sx, sy, txn, 0, 0}] = {KTPU_MEMST_GROUP, KTPU_MSG_MEM_RD, base, 0};
+  group_refusals++;
+}
+// Every partial group's members are refused once MEM_GROUP_WAIT passes
+// (the caller then drains for longer than the bench's wait).
+static void expire_partials() {
+  for (auto &g : partial)
+    for (auto &m : g.members) refuse_member(std::get<0>(m), std::get<1>(m), std::get<2>(m), g.base);
+  partial.clear();
+}
+
+static void send_rd(int sx, int sy, unsigned txn, uint32_t base, uint32_t stride, unsigned groups,
+                    unsigned per, unsigned fmt, int last = 1, unsigned gid = 0, unsigned gn = 0) {
+  Flit f = {};
+  f.w[KTPU_RD_BASE_WORD] = base;
+  f.w[KTPU_RD_STRIDE_WORD] = stride;
+  f.w[KTPU_RD_SHAPE_WORD] = groups << KTPU_RD_SHAPE_GROUPS_LSB | per << KTPU_RD_SHAPE_PER_GROUP_LSB;
+  f.w[KTPU_RD_CTRL_WORD] = fmt << KTPU_RD_CTRL_FMT_LSB | gid << KTPU_RD_CTRL_GROUP_ID_LSB |
+                           gn << KTPU_RD_CTRL_GROUP_N_LSB;
+  f.w[8] = ktpu_flit_pack(AGENT_X, AGENT_Y, sx, sy, KTPU_MSG_MEM_RD, txn, last);
+  txq.push_back(f);
+  if (!last) { Flit g = f; g.w[8] |= 1u << KTPU_FLIT_LAST_LSB; txq.push_back(g); }
+  unsigned bb = fmt == KTPU_FMT_FP16 ? 64 : 32;
+  uint64_t lo = base, hi = base + (uint64_t)(4 * groups - 1) * stride + (uint64_t)per * bb;
+  unsigned code = KTPU_MEMST_OK;
+  if (!last || fmt > 1 || groups == 0 || per == 0 || (uint64_t)groups * per > KTPU_RD_MAX_ENTRIES ||
+      gn > KTPU_MEM_GROUP_MAX)
+    code = KTPU_MEMST_BADREQ;
+  else if ((base | stride) & 31) code = KTPU_MEMST_ALIGN;
+  else if (!in_window(lo, hi)) code = KTPU_MEMST_WINDOW;
+  Key k = {sx, sy, txn, 0, 0};
+  if (code != KTPU_MEMST_OK) {
+    exp_ack[k] = {code, KTPU_MSG_MEM_RD, code == KTPU_MEMST_WINDOW ? bad_addr(lo, hi) : 0, 0};
+    if (code == KTPU_MEMST_WINDOW) m_win_err++; else m_bad_req++;
+    return;
+  }
+  if (gn < 2) {
+    expect_read(sx, sy, txn, base, stride, groups, per, fmt);
+    return;
+  }
+  auto g = std::find_if(partial.begin(), partial.end(), [&](const Group &p) {
+    return p.gid == gid && p.gn == gn && p.fmt == fmt && p.base == base && p.stride == stride &&
+           p.groups == groups && p.per == per;
+  });
+  if (g == partial.end()) {
+    if (partial.size() == KTPU_MEM_GROUP_SLOTS) { refuse_member(sx, sy, txn, base); return; }
+    partial.push_back({gid, gn, fmt, groups, per, base, stride, {}});
+    g = partial.end() - 1;
+  }
+  g->members.emplace_back(sx, sy, txn);
+  if (g->members.size() < gn) return;
+  unsigned long long nf0 = m_nf;
+  for (auto &m : g->members) {
+    m_nf = nf0;   // the agent counts a non-finite block once, however many members it goes to
+    expect_read(std::get<0>(m), std::get<1>(m), std::get<2>(m), base, stride, groups, per, fmt);
+  }
+  partial.erase(g);
 }
 
 struct WrCheck { uint32_t lo, hi; };
@@ -439,8 +489,8 @@ int main(int argc, char **argv) {
   fill_mx(0x60000, 0x20000);
   bd_load_all();
 
-  const char *phase[] = {"fp16 reads", "mx reads", "in flight", "writes", "jobs", "refusals", "mix"};
-  unsigned long long pc[7] = {0};
+  const char *phase[] = {"fp16 reads", "mx reads", "in flight", "writes", "jobs", "refusals", "mix", "groups"};
+  unsigned long long pc[8] = {0};
   auto mark = [&](int p, unsigned long long c0) { pc[p] += checks - c0; };
 
   // 1. FP16 reads: random shapes, strides, back-pressure.
@@ -597,6 +647,62 @@ int main(int argc, char **argv) {
   }
   drain(); mark(6, c0);
 
+  // 8. Grouped reads (docs/mem.md): groups that never complete, or whose
+  //    members disagree on the read, are refused to every member that came
+  //    (after the bench's 20,000-cycle wait), a member that comes after that
+  //    starts a group of its own; more partial groups than slots: the extra
+  //    member is refused at once; a group larger than MEM_GROUP_MAX is
+  //    BADREQ; then groups of 2..MEM_GROUP_MAX members from different
+  //    requesters, two at a time, among ordinary reads and writes (some into
+  //    the group's rows: the read sees DRAM as it is when its last member
+  //    arrives), random back-pressure: every member gets every MEM_DATA
+  //    once, in walk order, with its own txn.
+  c0 = checks;
+  ready_pct = 70; valid_pct = 80;
+  unsigned long long gref0 = group_refusals;
+  send_rd(0, 0, next_txn(), 0x60000, 64, 2, 2, KTPU_FMT_MX, 1, 9, 3);
+  send_rd(1, 0, next_txn(), 0x60000, 64, 2, 2, KTPU_FMT_MX, 1, 9, 3);          // the third never comes
+  send_rd(2, 0, next_txn(), 0x60020, 64, 2, 2, KTPU_FMT_MX, 1, 9, 3);          // same tag, another read
+  expire_partials();
+  drain();
+  send_rd(3, 0, next_txn(), 0x60000, 64, 2, 2, KTPU_FMT_MX, 1, 9, 3);          // too late: a group of its own
+  expire_partials();
+  drain();
+  for (unsigned g = 0; g <= KTPU_MEM_GROUP_SLOTS; g++)                         // the last finds no slot
+    send_rd(0, 1, next_txn(), 0x20000 + 0x400 * g, 128, 1, 2, KTPU_FMT_FP16, 1, g, 2);
+  for (unsigned g = 0; g < KTPU_MEM_GROUP_SLOTS; g++)
+    send_rd(1, 1, next_txn(), 0x20000 + 0x400 * g, 128, 1, 2, KTPU_FMT_FP16, 1, g, 2);
+  send_rd(2, 2, next_txn(), 0x60000, 64, 1, 1, KTPU_FMT_MX, 1, 3, KTPU_MEM_GROUP_MAX + 1);
+  send_rd(2, 2, next_txn(), 0x60000, 64, 1, 1, KTPU_FMT_MX, 1, 3, 7);
+  drain();
+  CHECK(group_refusals - gref0 == 5, "grouped reads: %llu refusals modelled, 5 meant", group_refusals - gref0);
+  for (int r = 0; r < 40; r++) {
+    ready_pct = 20 + rnd() % 81; valid_pct = 30 + rnd() % 71;
+    struct { unsigned gn, fmt, groups, per, gid; uint32_t base, stride; } gr[2];
+    for (auto &q : gr) {
+      q.gn = 2 + rnd() % (KTPU_MEM_GROUP_MAX - 1);
+      q.fmt = rnd() % 2;
+      q.groups = 1 + rnd() % 3;
+      q.per = 1 + rnd() % 4;
+      q.gid = rnd() % 16;
+      q.base = q.fmt == KTPU_FMT_FP16 ? 0x20000 + 32 * (rnd() % 4096) : 0x60000 + 32 * (rnd() % 2048);
+      q.stride = 32 * (4 + rnd() % 16);
+    }
+    for (unsigned mb = 0; mb < KTPU_MEM_GROUP_MAX; mb++)
+      for (int i = 0; i < 2; i++) {
+        if (mb >= gr[i].gn) continue;
+        send_rd((int)mb, 2 + i, next_txn(), gr[i].base, gr[i].stride, gr[i].groups, gr[i].per, gr[i].fmt, 1,
+                gr[i].gid, gr[i].gn);
+        if (chance(30))
+          send_rd(3, 3, next_txn(), 0x60000 + 32 * (rnd() % 2048), 32 * (4 + rnd() % 8), 1, 1 + rnd() % 3,
+                  KTPU_FMT_MX);
+        if (chance(20) && mb + 1 < gr[i].gn)   // into the group's rows, before its last member
+          send_wr(3, 0, next_txn(), gr[i].base + 8 * (rnd() % 16), 8, 1 + rnd() % 4, 0xFFFFFFFFu);
+      }
+    if (r % 8 == 7) drain();
+  }
+  drain(); mark(7, c0);
+
   // Fill rate: cycles per L1 entry (4 MEM_DATA flits) for a 256-entry fill.
   unsigned long long cyc_mx, cyc_f16;
   double mx = fill_rate(KTPU_FMT_MX, 256, &cyc_mx);
@@ -617,7 +723,7 @@ int main(int argc, char **argv) {
   printf("clock gate: %u cycles gated\n", m->gated_o);
   m->final();
   printf("checks per phase:");
-  for (int p = 0; p < 7; p++) printf(" %s %llu;", phase[p], pc[p]);
+  for (int p = 0; p < 8; p++) printf(" %s %llu;", phase[p], pc[p]);
   printf("\nmem_agent: %llu MEM_DATA + %llu MEM_ACK flits checked, %llu checks, %llu failed\n", data_flits,
          ack_flits, checks, fails);
   return fails ? 1 : 0;

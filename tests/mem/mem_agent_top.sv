@@ -5,7 +5,8 @@
 
 module mem_agent_top #(
   parameter int RspDepth = 128,
-  parameter bit Split    = 0      // built as on the two-agent machine (MEM_STREAMS_SPLIT streams)
+  parameter bit Split    = 0,     // built as on the two-agent machine (MEM_STREAMS_SPLIT streams)
+  parameter int GroupWait = 20000 // a partial grouped read's wait: short, so the bench sees it expire
 ) (
   input  wire logic         clk_i,
   input  wire logic         rst_i,
@@ -31,7 +32,8 @@ module mem_agent_top #(
   logic [7:0]   d_req_tag, d_rsp_tag;
 
   ktpu_mem_agent #(.X(1), .Y(0), .AddrBits(24), .RspDepth(RspDepth),
-                   .QueueDepth(Split ? ktpu_pkg::MEM_STREAMS_SPLIT : ktpu_pkg::MEM_STREAMS)) u_agent (
+                   .QueueDepth(Split ? ktpu_pkg::MEM_STREAMS_SPLIT : ktpu_pkg::MEM_STREAMS),
+                   .GroupWait(GroupWait)) u_agent (
     .clk_i, .rst_i,
     .req_valid_i, .req_ready_o, .req_flit_i,
     .rsp_valid_o, .rsp_ready_i, .rsp_flit_o,

@@ -12,6 +12,7 @@
 // no flit anywhere for 5000 cycles while work is pending = deadlock = FAIL;
 // no strays; the agent's non-finite count equals the model's.
 // Usage: Vnoc_agent_top [--cycles N] [--seed S]
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -78,12 +79,16 @@ static unsigned new_txn(int n) {
     if (!remaining.count({n, t})) return t;
   }
 }
-static void read_req(int n, uint32_t base, uint32_t stride, unsigned groups, unsigned per, unsigned fmt) {
+// A read, or one member's request of a grouped read (gn >= 2: the agent
+// reads once and sends every member its own copy; a block's non-finite
+// count is the agent's once, so only the first member's read counts it).
+static unsigned read_req(int n, uint32_t base, uint32_t stride, unsigned groups, unsigned per, unsigned fmt,
+                         unsigned gid = 0, unsigned gn = 0, bool count_nf = true) {
   unsigned t = new_txn(n);
   Flit f = {};
   f.w[KTPU_RD_BASE_WORD] = base; f.w[KTPU_RD_STRIDE_WORD] = stride;
   f.w[KTPU_RD_SHAPE_WORD] = groups << KTPU_RD_SHAPE_GROUPS_LSB | per << KTPU_RD_SHAPE_PER_GROUP_LSB;
-  f.w[KTPU_RD_CTRL_WORD] = fmt << KTPU_RD_CTRL_FMT_LSB;
+  f.w[KTPU_RD_CTRL_WORD] = fmt << KTPU_RD_CTRL_FMT_LSB | gid << KTPU_RD_CTRL_GROUP_ID_LSB | gn << KTPU_RD_CTRL_GROUP_N_LSB;
   f.w[8] = hdr(AG, n, KTPU_MSG_MEM_RD, t, 1);
   nd[n].rq.push_back(f);
   unsigned bb = fmt == KTPU_FMT_FP16 ? 64 : 32;
@@ -96,7 +101,7 @@ static void read_req(int n, uint32_t base, uint32_t stride, unsigned groups, uns
           uint16_t x[32]; int8_t q[32]; uint8_t s, st[32];
           for (int k = 0; k < 32; k++) x[k] = (uint16_t)(shadow[a + 2 * k] | shadow[a + 2 * k + 1] << 8);
           e.nf = ktpu_ref_quant_block(x, q, &s) != 0;
-          m_nf += e.nf;
+          if (count_nf) m_nf += e.nf;
           ktpu_ref_mx_store(q, s, st);
           memcpy(e.b, st, 29);
         } else {
@@ -106,6 +111,39 @@ static void read_req(int n, uint32_t base, uint32_t stride, unsigned groups, uns
       }
   remaining[{n, t}] = 4 * groups * per;
   nd[n].outstanding++; reads++;
+  return t;
+}
+
+// Grouped reads in flight: each member's (node, txn). At most
+// MEM_GROUP_SLOTS at once, so no member is refused for want of a slot and
+// no two share a tag.
+static std::vector<std::vector<std::pair<int, unsigned>>> groups_open;
+static unsigned long long grouped, grouped_members;
+static void group_req(int n0) {
+  groups_open.erase(std::remove_if(groups_open.begin(), groups_open.end(), [](const auto &g) {
+                      for (auto &m : g) if (remaining.count(m)) return false;
+                      return true;
+                    }), groups_open.end());
+  if (groups_open.size() >= KTPU_MEM_GROUP_SLOTS) return;
+  std::vector<int> mem = {n0};
+  unsigned gn = 2 + rnd() % (KTPU_MEM_GROUP_MAX - 1);
+  for (int k = 0; k < 4 * NN && mem.size() < gn; k++) {
+    int n = (int)(rnd() % NN);
+    if (n != AG && nd[n].outstanding < 4 && std::find(mem.begin(), mem.end(), n) == mem.end()) mem.push_back(n);
+  }
+  if (mem.size() < 2) return;
+  static unsigned gid;
+  gid = (gid + 1) & 15;
+  unsigned fmt = rnd() % 2, per = 1 + rnd() % 4, bb = fmt == KTPU_FMT_FP16 ? 64 : 32;
+  uint32_t base = fmt == KTPU_FMT_FP16 ? R16 + 64 * (rnd() % 1024) : RMX + 32 * (rnd() % 1024);
+  uint32_t stride = bb * (per + rnd() % 8);
+  unsigned rows = 1 + rnd() % 2;
+  std::vector<std::pair<int, unsigned>> g;
+  for (size_t i = 0; i < mem.size(); i++)
+    g.emplace_back(mem[i], read_req(mem[i], base, stride, rows, per, fmt, gid, (unsigned)mem.size(), i == 0));
+  groups_open.push_back(g);
+  grouped++;
+  grouped_members += g.size();
 }
 static void write_req(int n) {
   unsigned t = new_txn(n);
@@ -253,6 +291,8 @@ int main(int argc, char **argv) {
           write_req(n);
         } else if (x.outstanding < 4 && k < 15) {
           read_req(n, PRIV + n * PRIV_LEN + 32 * (rnd() % 256), 32 * (1 + rnd() % 8), 1, 1 + rnd() % 4, KTPU_FMT_MX);
+        } else if (x.outstanding < 4 && k < 17) {
+          group_req(n);
         } else {
           packet(n, 0);
         }
@@ -304,7 +344,9 @@ int main(int argc, char **argv) {
   CHECK(m->stray_rq_o == 0 && m->stray_rs_o == 0, "strays: %u request plane, %u response plane", m->stray_rq_o, m->stray_rs_o);
   CHECK(m->nonfinite_count_o == m_nf, "non-finite blocks: agent %u, model %llu", m->nonfinite_count_o, m_nf);
   m->final();
-  printf("noc+agent %dx%d seed %llu: %llu cycles; %llu reads (%llu MEM_DATA), %llu writes, %llu peer packets, %llu notes; "
-         "%llu checks, %llu failed\n", MW, MH, seed, cyc, reads, data_flits, writes, peers, notes, checks, fails);
+  CHECK(grouped > 0, "no grouped read was made");
+  printf("noc+agent %dx%d seed %llu: %llu cycles; %llu reads (%llu of them members of %llu grouped reads; %llu "
+         "MEM_DATA), %llu writes, %llu peer packets, %llu notes; %llu checks, %llu failed\n", MW, MH, seed, cyc, reads,
+         grouped_members, grouped, data_flits, writes, peers, notes, checks, fails);
   return fails ? 1 : 0;
 }

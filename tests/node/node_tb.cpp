@@ -388,32 +388,47 @@ static void gemm_test(const char *name, int M, int K, int N, int mx, int nsplit,
 }
 
 // The production schedule a sequencing CPU runs (SPEC §10, §15): MXFP7
-// operands, C split by M over nsplit clusters; each cluster holds its whole
+// operands (or FP16, quantised on the way), C split by M over nsplit
+// clusters; each cluster holds its whole
 // band of A resident in L1 A (one region per K block, filled while tile 0
 // sweeps) and walks its C band in tiles of gm x gn = ACC_DEPTH sub-tiles:
 // per tile, one GEMM per K block (nk = 1, acc bit from the second on, fused
 // drain on the last), each B chunk filled into the half of L1 B the running
 // sweep does not read. The harness keeps every cluster's instruction FIFO
 // topped up (NODE_IQ_DEPTH each), never waiting on one cluster while
-// another could take an instruction.
-static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) {
+// another could take an instruction. Every cluster reads the same B chunks
+// in the same order: grouped, each chunk's FILLs form one grouped read
+// (docs/mem.md), DRAM read once for all clusters.
+static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit, bool fp16 = false,
+                             bool grouped = false) {
     std::vector<int8_t> qa(M * K), qb(N * K);
     std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
     std::vector<uint32_t> tile(M * N);
-    std::vector<uint16_t> c(M * N);
-    const uint32_t lda = K, ldc = 2 * N;
+    std::vector<uint16_t> c(M * N), a16(fp16 ? M * K : 0), bt16(fp16 ? N * K : 0);
+    const uint32_t lda = fp16 ? 2 * K : K, ldc = 2 * N;
+    const int fmt = fp16 ? KTPU_FMT_FP16 : KTPU_FMT_MX;
     // two agents: each cluster reads these MXFP7 FILLs whole through its
     // nearer agent, wherever they lie; C above the middle, BT across it and
     // A below, as the placement that once balanced the reads by region
     const uint32_t A = 0x200000, BT = NODE_MEM_PORTS > 1 ? 0x800000 - (uint32_t)(N / 2) * lda : 0x300000;
     const uint32_t C = NODE_MEM_PORTS > 1 ? 0xC00000 : 0x400000;
-    rnd_mx(qa.data(), sa.data(), M, K);
-    rnd_mx(qb.data(), sb.data(), N, K);
-    put_mx(A, lda, qa.data(), sa.data(), M, K);
-    put_mx(BT, lda, qb.data(), sb.data(), N, K);
-    unsigned rflags = ktpu_ref_gemm_mx(M, N, K, qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    unsigned rflags;
+    if (fp16) {
+        for (auto &x : a16) x = rnd_f16();
+        for (auto &x : bt16) x = rnd_f16();
+        put_f16(A, lda, a16.data(), M, K);
+        put_f16(BT, lda, bt16.data(), N, K);
+        rflags = ktpu_ref_gemm_f16(M, N, K, a16.data(), bt16.data(), qa.data(), sa.data(), qb.data(), sb.data(),
+                                   tile.data(), c.data());
+    } else {
+        rnd_mx(qa.data(), sa.data(), M, K);
+        rnd_mx(qb.data(), sb.data(), N, K);
+        put_mx(A, lda, qa.data(), sa.data(), M, K);
+        put_mx(BT, lda, qb.data(), sb.data(), N, K);
+        rflags = ktpu_ref_gemm_mx(M, N, K, qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    }
     canary(C - 64, M * ldc + 128);
-    const int mc = M / nsplit, gm = mc / 4, nkb = K / 32;
+    const int mc = M / nsplit, gm = mc / 4, nkb = K / 32, kbb = fp16 ? 64 : 32;   // bytes per K block of a row
     const int gn = std::min(KTPU_ACC_DEPTH / gm, N / 4), ntiles = N / 4 / gn;
     if (gm * nkb > KTPU_L1_DEPTH || gn * 4 * ntiles != N || gm * gn > KTPU_ACC_DEPTH) {
         printf("FAIL %s: shape does not fit the resident-A plan\n", name);
@@ -426,10 +441,14 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
         for (int t = 0; t < ntiles; t++)
             for (int kb = 0; kb < nkb; kb++) {
                 if (t == 0)
-                    pend[s].push_back(i_fill(0, 1, gm * kb, A + s * mc * lda + 32 * kb, lda, gm, 1));
+                    pend[s].push_back(i_fill(0, fmt, gm * kb, A + s * mc * lda + kbb * kb, lda, gm, 1));
                 int boff = ph * (KTPU_L1_DEPTH / 2);
                 ph ^= 1;
-                pend[s].push_back(i_fill(1, 1, boff, BT + t * gn * 4 * lda + 32 * kb, lda, gn, 1));
+                Ins fb = i_fill(1, fmt, boff, BT + t * gn * 4 * lda + kbb * kb, lda, gn, 1);
+                if (grouped)   // the tag: the chunk's place in the stream, the same on every cluster
+                    fb.w[0] |= (uint32_t)((t * nkb + kb) & 15) << KTPU_CI_OP_GROUP_ID_LSB |
+                               (uint32_t)nsplit << KTPU_CI_OP_GROUP_N_LSB;
+                pend[s].push_back(fb);
                 pend[s].push_back(i_gemm(gm * kb, boff, 0, gm, gn, 1, kb > 0, kb == nkb - 1,
                                          C + s * mc * ldc + t * gn * 8, ldc));
             }
@@ -482,13 +501,13 @@ static void gemm_stream_test(const char *name, int M, int K, int N, int nsplit) 
     for (int s = 0; s < nsplit; s++) printf(" cluster %d %llu", s, (unsigned long long)(first_sweep[s] - t0));
     printf("\n");
     double macs = (double)M * N * K, cy = (double)(t1 - t0);
-    printf("%s: %dx%dx%d MXFP7 on %d cluster(s), %d tile(s) of %dx%d per cluster, resident A, "
-           "%d K blocks chained: %llu cycles, %.1f%% of peak (ideal %.0f)\n", name, M, K, N, nsplit, ntiles,
-           4 * gm, 4 * gn, nkb, (unsigned long long)(t1 - t0), 100.0 * macs / (cy * 512.0 * nsplit),
-           macs / (512.0 * nsplit));
+    printf("%s: %dx%dx%d %s on %d cluster(s), %d tile(s) of %dx%d per cluster, resident A, "
+           "%d K blocks chained%s: %llu cycles, %.1f%% of peak (ideal %.0f)\n", name, M, K, N,
+           fp16 ? "FP16" : "MXFP7", nsplit, ntiles, 4 * gm, 4 * gn, nkb, grouped ? ", B grouped" : "",
+           (unsigned long long)(t1 - t0), 100.0 * macs / (cy * 512.0 * nsplit), macs / (512.0 * nsplit));
     if (csv)
-        fprintf(csv, "gemm_stream,%d,%d,%d,mx,%d,%llu,%.1f\n", M, K, N, nsplit, (unsigned long long)(t1 - t0),
-                100.0 * macs / (cy * 512.0 * nsplit));
+        fprintf(csv, "gemm_stream%s,%d,%d,%d,%s,%d,%llu,%.1f\n", grouped ? "_grouped" : "", M, K, N,
+                fp16 ? "fp16" : "mx", nsplit, (unsigned long long)(t1 - t0), 100.0 * macs / (cy * 512.0 * nsplit));
 }
 
 // Streaming with FILLs laid out unlike their GEMM (SPEC §6: a GEMM reads
@@ -636,6 +655,50 @@ static void failed_fill_test(int e, int peer) {
         for (int t : {t1, t2, t3}) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "%s: after the CLEAR", name);
         check_c(name, C, 2 * N, M, N, c.data(), N, 64);
     }
+}
+
+// A grouped FILL whose other members never come (docs/mem.md, grouped
+// reads): after the agent's wait (20,000 cycles in this bench) the FILL is
+// refused (CLERR_MEM, MEMST_GROUP, its base), the GEMM behind it writes
+// nothing (CLERR_FILLFAIL), and after a STATUS CLEAR the cluster runs the
+// same GEMM ungrouped, exactly.
+static void lone_group_test(int e) {
+    const int M = 16, K = 64, N = 16;
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000;
+    for (auto &x : a) x = rnd_f16();
+    for (auto &x : bt) x = rnd_f16();
+    put_f16(A, 2 * K, a.data(), M, K);
+    put_f16(BT, 2 * K, bt.data(), N, K);
+    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    canary(C - 64, M * 2 * N + 128);
+    for (int fmt : {KTPU_FMT_FP16, KTPU_FMT_MX}) {   // MXFP7 too: on two agents it goes whole to agent 0
+        Ins fa = i_fill(0, fmt, 0, A, 2 * K, M / 4, K / 32);
+        fa.w[0] |= 7u << KTPU_CI_OP_GROUP_ID_LSB | 2u << KTPU_CI_OP_GROUP_N_LSB;
+        int ta = issue(e, fa);
+        int tb = issue(e, i_fill(1, 0, 0, BT, 2 * K, N / 4, K / 32));
+        int tg = issue(e, i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N));
+        Flit f = wait_done(ta, 100000);
+        CHECK(code(f) == KTPU_CLERR_MEM && ((f.w[0] >> KTPU_CD_STATUS_MEMST_LSB) & 15) == KTPU_MEMST_GROUP &&
+                  f.w[KTPU_CD_ADDR_WORD] == A,
+              "lone grouped FILL (fmt %d): code %d status 0x%x addr 0x%x (expected CLERR_MEM, GROUP, 0x%x)", fmt,
+              code(f), f.w[0], f.w[KTPU_CD_ADDR_WORD], A);
+        CHECK(code(wait_done(tb)) == KTPU_CLERR_OK, "lone grouped FILL: the other FILL");
+        CHECK(code(wait_done(tg)) == KTPU_CLERR_FILLFAIL, "lone grouped FILL: the GEMM behind it ran");
+        long bad = 0;
+        for (uint32_t x = C - 64; x < C + M * 2 * N + 64; x++) bad += dram_byte(x) != Canary;
+        CHECK(bad == 0, "lone grouped FILL: %ld bytes of C written", bad);
+        CHECK(code(wait_done(issue(e, i_status(1)))) == KTPU_CLERR_OK, "lone grouped FILL: STATUS CLEAR");
+    }
+    int t0 = issue(e, i_fill(0, 0, 0, A, 2 * K, M / 4, K / 32));
+    int t1 = issue(e, i_fill(1, 0, 0, BT, 2 * K, N / 4, K / 32));
+    int t2 = issue(e, i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N));
+    int t3 = issue(e, i_status(1));
+    for (int t : {t0, t1, t2, t3}) CHECK(code(wait_done(t)) == KTPU_CLERR_OK, "lone grouped FILL: after the CLEAR");
+    check_c("lone grouped FILL, then ungrouped", C, 2 * N, M, N, c.data(), N, 64);
 }
 
 // Two agents: a drain's row bands alternate between them, and writes that
@@ -1062,7 +1125,18 @@ int main(int argc, char **argv) {
     gemm_test("gemm64x128x64 mx", 64, 128, 64, 1, 1, 2, q, 32, 64);
     layout_test();
     gemm_stream_test("gemm128x256x128 stream", 128, 256, 128, ncl);
-    if (bench) gemm_stream_test("gemm256x256x256 stream", 256, 256, 256, ncl);
+    if (ncl > 1) {
+        gemm_stream_test("gemm128x256x128 stream, B grouped", 128, 256, 128, ncl, false, true);
+        gemm_stream_test("gemm128x256x128 FP16 stream, B grouped", 128, 256, 128, ncl, true, true);
+    }
+    if (bench) {
+        gemm_stream_test("gemm256x256x256 stream", 256, 256, 256, ncl);
+        if (ncl > 1) {
+            gemm_stream_test("gemm256x256x256 stream, B grouped", 256, 256, 256, ncl, false, true);
+            gemm_stream_test("gemm256x256x256 FP16 stream", 256, 256, 256, ncl, true);
+            gemm_stream_test("gemm256x256x256 FP16 stream, B grouped", 256, 256, 256, ncl, true, true);
+        }
+    }
     if (ncl == 4) gemm_test("gemm64x128x64 x4", 64, 128, 64, 0, 4, 1, 0, 32, 64);
     if (ncl > 1) {
         splitk_test(32, 128, 32, 0, 1);
@@ -1077,6 +1151,7 @@ int main(int argc, char **argv) {
         failed_fill_test(0, 0);
     }
     if (NODE_MEM_PORTS > 1) drain_order_test(0);
+    lone_group_test(ncl - 1);
     refused_write_test(0);
     for (int stall = 0; stall <= 300; stall += 50)
         for (bool late : {false, true}) written_burst_test(ncl - 1, stall, late);

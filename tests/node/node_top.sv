@@ -163,7 +163,8 @@ module node_top #(
       assign rq_out_r[n] = req_r && !hold;
       /* verilator lint_off PINCONNECTEMPTY */
       ktpu_mem_agent #(.X(n % Width), .Y(n / Width),
-                       .QueueDepth(MemPorts > 1 ? ktpu_pkg::MEM_STREAMS_SPLIT : ktpu_pkg::MEM_STREAMS)) u_mem (
+                       .QueueDepth(MemPorts > 1 ? ktpu_pkg::MEM_STREAMS_SPLIT : ktpu_pkg::MEM_STREAMS),
+                       .GroupWait(20000)) u_mem (   // short: the bench waits for a lone member's refusal
         .clk_i(clk_i), .rst_i(rst_i),
         .req_valid_i(rq_out_v[n] && !hold), .req_ready_o(req_r), .req_flit_i(rq_out_f[288*n +: 288]),
         .rsp_valid_o(rs_in_v[n]), .rsp_ready_i(rs_in_r[n]), .rsp_flit_o(rs_in_f[288*n +: 288]),

@@ -4,7 +4,10 @@
 # trace-event JSON that loads, whose per-cluster tracks add up to the
 # counters the same run reports (fill, sweep, drain, starved and
 # back-pressured exactly; idle at least: the timeline also has the cycles
-# before the job's first STATUS CLEAR), whose slices on each track are in
+# before the job's first STATUS CLEAR; back-pressure only up to the end of
+# the cluster's last fill, sweep or drain: the report's counters are the
+# final STATUS's, read when the node went idle, and its answer may then
+# wait for the CPU, on the timeline only), whose slices on each track are in
 # order and never overlap, and whose CPU tracks name functions and the GEMM
 # service's phases (the CPU of the small FP16 job never waits). A timeline path that cannot be written, and --timeline
 # with --iss, are refused before the run.
@@ -50,9 +53,12 @@ for m in re.finditer(r"^cluster (\d+): fill (\d+), sweep (\d+), drain (\d+), idl
     if procs.get(1 + c) != "cluster %d" % c:
         errors.append("no process for cluster %d" % c)
         continue
+    busy_end = max((e["ts"] + e["dur"] for tid in range(6) for e in tracks.get((1 + c, tid), [])
+                    if e["name"] in ("fill", "sweep", "drain")), default=0)
     for tid in range(6):
         act = names.get((1 + c, tid))
-        got = sum(e["dur"] for e in tracks.get((1 + c, tid), []) if e["name"] == act)
+        got = sum(e["dur"] for e in tracks.get((1 + c, tid), [])
+                  if e["name"] == act and (act != "back-pressured" or e["ts"] < busy_end))
         if act not in want or (got != want[act] if act != "idle" else got < want[act]):
             errors.append("cluster %d %s: timeline %d cycles, report %s" % (c, act, got, want.get(act)))
 if not n:
@@ -71,7 +77,7 @@ EOF
 
 run gemm2 plan,issue,wait,completion --gemm-gen 64x128x64 --preq
 run gemm2_fp16 plan,issue,completion --gemm-gen 128x64x96
-run gemm4 plan,issue,wait,completion --clusters 4 --gemm-gen 256x128x256 --preq
+run gemm4 plan,issue,wait,completion --clusters 4 --gemm-gen 256x256x256 --preq
 
 # refused before the run: a path that cannot be written, --iss
 out=$("$b/ktpu-sim" --timeline "$tmp/no/such/dir/t.json" --gemm-gen 64x128x64 2>&1); rc=$?
