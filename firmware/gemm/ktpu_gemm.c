@@ -435,28 +435,39 @@ static int encode_ahead(unsigned ncl)
     return 0;
 }
 
-/* A uniform plan's FILLs that every active cluster reads alike (the shift
- * moves them by 0 on every cluster: on 2 clusters the row band of A the
- * clusters' column blocks share) become grouped reads (docs/mem.md): the
- * memory agent reads them once for all clusters. Only FP16 read online,
- * where every block costs the port two beats: an MXFP7 block is one beat,
- * as many as its MEM_DATA flits, so a grouped MXFP7 read would save the
- * port nothing the agent's link could use (the node bench: 256x256x256 on
- * 2 clusters, B grouped, 17,992 cycles against 17,802).
- * Tags: entry e of the stream carries e mod 16. A cluster is sent the
+/* A uniform plan's FILLs that clusters read alike become grouped reads
+ * (docs/mem.md): the memory agent reads each once for the clusters that
+ * share it. Clusters read a FILL alike when the shift moves it by the same
+ * amount on each; a FILL is grouped when those classes are all of one
+ * size k >= 2, the group size every cluster's copy of the entry carries
+ * (on 2 clusters the row band of A both clusters' column blocks share; on
+ * 4, 256x256x256: BT shared by clusters 0 and 1 and by 2 and 3, A by 0
+ * and 2 and by 1 and 3). Only FP16 read online, where every block costs
+ * the port two beats: an MXFP7 block is one beat, as many as its MEM_DATA
+ * flits, so a grouped MXFP7 read would save the port nothing the agent's
+ * link could use (the node bench: 256x256x256 on 2 clusters, B grouped,
+ * 17,992 cycles against 17,802).
+ * Tags: entry e of the stream carries e mod 16 (classes of one entry have
+ * different bases: the agent tells them apart). A cluster is sent the
  * next GEMM's FILLs only once its last GEMM's sweep has started (run's
  * rounds), which needs that GEMM's groups complete: no cluster leaves
- * more than one step's groups incomplete, so no two groups with the same
- * tag are gathered at once, and at most 2 per agent (MEM_GROUP_SLOTS 4). */
+ * more than one step's groups incomplete, so no two open groups share a
+ * tag and base, and at most 2 FILLs x 2 classes are open per agent
+ * (MEM_GROUP_SLOTS 4). */
 static void plan_groups(void)
 {
     R.group_w0[0] = R.group_w0[1] = R.group_w0[2] = R.group_w0[3] = 0;
     unsigned n = R.plan.active;
     if (!R.uniform || R.plan.upload || R.plan.cfg.fmt != KTPU_FMT_FP16 || n < 2 || n > KTPU_MEM_GROUP_MAX) return;
     for (unsigned sel = 1; sel <= 2; sel++) {
-        unsigned moved = 0;
-        for (unsigned c = 1; c < n; c++) moved |= R.shift[c].d[sel];
-        if (!moved) R.group_w0[sel] = KTPU_FIELD(CI_OP_GROUP_N, n);
+        unsigned k = 0;
+        for (unsigned c = 0; c < n; c++) {
+            unsigned size = 0;
+            for (unsigned o = 0; o < n; o++) size += R.shift[o].d[sel] == R.shift[c].d[sel];
+            if (c && size != k) k = 0;
+            if (!c) k = size;
+        }
+        if (k >= 2) R.group_w0[sel] = KTPU_FIELD(CI_OP_GROUP_N, k);
     }
 }
 

@@ -15,6 +15,7 @@ run() {  # run DESCRIPTION ktpu-sim-args...
   n=$((n + 1))
   local out rc
   out=$("$b/ktpu-sim" --max-cycles 3000000 "$@" 2>&1 </dev/null); rc=$?
+  last=$out
   if [ $rc -eq 0 ] && grep -q "GEMM passed" <<<"$out"; then
     ok=$((ok + 1))
     echo "ok   $desc: $(grep -m1 '^cycles:' <<<"$out"); $(grep -m1 '^MACs/cycle' <<<"$out" | sed 's/.*: //')"
@@ -72,6 +73,19 @@ if "$b/ktpu-sim" --max-cycles 3000000 --clusters 4 --gemm-gen 64x1024x64 --preq 
   ok=$((ok - 1)); echo "FAIL --no-split-k: the plan split K"
 fi
 run "64x1024x64 pre-quantised, 1 cluster (no split-K)" --clusters 1 --gemm-gen 64x1024x64 --preq --seed 36
+# Grouped FILLs (docs/gemm.md, plan step 7): FP16 operands that clusters
+# share are read from DRAM once, so the agents read each operand exactly
+# once here (A and BT, two beats a block), where each cluster's own FILLs
+# read the shared band again (3,072 and 16,384 beats).
+grouped() {  # grouped DESC BEATS ARGS...: the run passes and its agents read BEATS beats in all
+  local desc=$1 beats=$2; shift 2
+  run "$desc" "$@"
+  local got
+  got=$(sed -n "s/^DRAM beats: \(.*\); CPU window.*/\1/p" <<<"$last" | grep -o "[0-9]* read" | awk "{s += \$1} END {print s + 0}")
+  if [ "$got" != "$beats" ]; then ok=$((ok - 1)); echo "FAIL $desc: $got beats read, $beats expected"; fi
+}
+grouped "128x128x128 FP16, 2 clusters, A grouped" 2048 --gemm-gen 128x128x128 --seed 37
+grouped "256x256x256 FP16, 4 clusters, A and BT grouped in pairs" 8192 --clusters 4 --gemm-gen 256x256x256 --no-qjob --seed 38
 # the check seen failing: the service on a planner that adds the 4 parts in
 # a chain (0 + 1, + 2, + 3), not in the reference's tree: every tile differs
 n=$((n + 1))
