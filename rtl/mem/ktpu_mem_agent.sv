@@ -151,6 +151,7 @@ module ktpu_mem_agent #(
   localparam int QW = 1 + 1 + NW + GW + 32 + 32 + 16 + 16 + 32 + 32 + 32;
   localparam int AW = 4 + 4 + 8 + 4 + 9;
   logic          iq_push, iq_pop, iq_empty, iq_full;
+  logic [$clog2(QueueDepth):0] iq_count;
   logic [QW-1:0] iq_wdata, iq_head;
   logic          aq_push, aq_pop, aq_empty, aq_full;
   logic [AW-1:0] aq_wdata, aq_head;
@@ -162,6 +163,9 @@ module ktpu_mem_agent #(
   logic [3:0]    q_gid;
   logic [2:0]    q_gn;
   logic          fe_push, fe_full;
+  logic          g_job, g_fp16;          // what the gather queues: a request, or a group's read
+  logic [31:0]   g_base, g_stride, g_dst, g_dstride, g_total;
+  logic [15:0]   g_groups, g_per;
   logic [NW-1:0] g_n1;
   logic [GW-1:0] g_members;
   logic          gref_v, gref_take, g_idle;
@@ -191,13 +195,16 @@ module ktpu_mem_agent #(
     .idle_o(fe_idle), .win_err_count_o(win_err), .bad_req_count_o(bad_req));
   ktpu_mem_gather #(.Wait(GroupWait)) u_gather (
     .clk_i(gclk), .rst_i,
-    .in_push_i(fe_push), .in_full_o(fe_full), .in_fp16_i(q_fp16), .in_base_i(q_base), .in_stride_i(q_stride),
-    .in_groups_i(q_groups), .in_per_i(q_per), .in_member_i({cur_dx, cur_dy, cur_txn}), .in_gid_i(q_gid),
-    .in_gn_i(q_gn), .out_push_o(iq_push), .out_full_i(iq_full), .out_n1_o(g_n1), .out_members_o(g_members),
+    .in_push_i(fe_push), .in_full_o(fe_full), .in_job_i(q_job), .in_fp16_i(q_fp16), .in_base_i(q_base),
+    .in_stride_i(q_stride), .in_groups_i(q_groups), .in_per_i(q_per), .in_dst_i(q_dst), .in_dstride_i(q_dstride),
+    .in_total_i(q_total), .in_member_i({cur_dx, cur_dy, cur_txn}), .in_gid_i(q_gid), .in_gn_i(q_gn),
+    .out_push_o(iq_push), .out_full_i(iq_full), .out_job_o(g_job), .out_fp16_o(g_fp16), .out_base_o(g_base),
+    .out_stride_o(g_stride), .out_groups_o(g_groups), .out_per_o(g_per), .out_dst_o(g_dst),
+    .out_dstride_o(g_dstride), .out_total_o(g_total), .out_n1_o(g_n1), .out_members_o(g_members),
     .ref_valid_o(gref_v), .ref_take_i(gref_take), .ref_member_o(gref_member), .ref_addr_o(gref_addr),
     .idle_o(g_idle));
-  assign iq_wdata = {q_job, q_fp16, g_n1, g_members, q_base, q_stride, q_groups, q_per, q_dst,
-                     q_dstride, q_total};
+  assign iq_wdata = {g_job, g_fp16, g_n1, g_members, g_base, g_stride, g_groups, g_per, g_dst, g_dstride,
+                     g_total};
   assign aq_wdata = {cur_dx, cur_dy, cur_txn, ack_code, ack_beats};
   assign ref_f  = mkflit(ref_dx, ref_dy, TyAck, ref_txn, ack_payload(ref_code, ref_op, ref_addr, 32'd0));
   assign gref_f = mkflit(gref_member[15:12], gref_member[11:8], ktpu_pkg::MSG_MEM_ACK[3:0], gref_member[7:0],
@@ -261,26 +268,31 @@ module ktpu_mem_agent #(
   // [iqr_lo_q, iqr_hi_q) (iq is distributed RAM, its entries cannot all be
   // compared). So a C written while A and BT reads queue goes first unless
   // C lies between them, and a write never starves behind a busy queue.
+  // "Empty" here is iq_count: an entry pushed in cycle k is at iq's head
+  // (iq_empty low) only in cycle k + 2 (ktpu_fifo), and a read that waits
+  // in iq for a stream must be in the bound from k + 1 on.
   logic [31:0] iqr_lo_q, iqr_hi_q;
   logic        iq_job_q;           // a job was pushed since iq was last empty
+  logic        iq_none;
+  assign iq_none = iq_count == '0;
   always_ff @(posedge gclk) begin
-    if (rst_i || (iq_empty && !iq_push)) begin
+    if (rst_i || (iq_none && !iq_push)) begin
       iq_job_q <= 1'b0;
       iqr_lo_q <= '1;
       iqr_hi_q <= '0;
     end else if (iq_push) begin
-      if (q_job) begin
+      if (g_job) begin
         iq_job_q <= 1'b1;
-        if (iq_empty) begin iqr_lo_q <= '1; iqr_hi_q <= '0; end
+        if (iq_none) begin iqr_lo_q <= '1; iqr_hi_q <= '0; end
       end else begin
-        if (iq_empty) iq_job_q <= 1'b0;
-        if (iq_empty || q_base < iqr_lo_q) iqr_lo_q <= q_base;
-        if (iq_empty || q_dst > iqr_hi_q) iqr_hi_q <= q_dst;
+        if (iq_none) iq_job_q <= 1'b0;
+        if (iq_none || g_base < iqr_lo_q) iqr_lo_q <= g_base;
+        if (iq_none || g_dst > iqr_hi_q) iqr_hi_q <= g_dst;
       end
     end
   end
   always_comb begin
-    wr_clear = !job_busy_q && !iq_job_q && (iq_empty || !(iqr_lo_q < wr_hi && wr_lo < iqr_hi_q));
+    wr_clear = !job_busy_q && !iq_job_q && (iq_none || !(iqr_lo_q < wr_hi && wr_lo < iqr_hi_q));
     for (int s = 0; s < NStream; s++)
       if (st_act[s] && st_lo_q[s] < wr_hi && wr_lo < st_hi_q[s]) wr_clear = 1'b0;
   end
@@ -315,17 +327,24 @@ module ktpu_mem_agent #(
   assign mf_wdata = {st_job_q[sel], st_fp16_q[sel], st_n1_q[sel], st_members_q[sel],
                      st_entry[sel], st_lane[sel], st_half[sel], st_addr[sel]};
 
+  // A beat's credit comes back the cycle after it leaves rf (rf_pop_q): the
+  // pop is decided by the response-plane output's arbitration, which must
+  // not run on into the credit's adder (docs/timing.md); a credit a cycle
+  // late is one beat of RspDepth.
+  logic rf_pop_q;
   always_ff @(posedge gclk) begin
     if (rst_i) begin
       st_rr_q    <= '0;
       job_busy_q <= 1'b0;
       credit_q   <= ($clog2(RspDepth)+1)'(RspDepth);
+      rf_pop_q   <= 1'b0;
     end else begin
+      rf_pop_q <= rf_pop;
       // stay on a stream for one K block, then hand over
       if (is_rd_take) st_rr_q <= (st_blk[sel] || st_last[sel]) ? SW'(sel + SW'(1)) : sel;
       if (load_job) job_busy_q <= 1'b1;
       else if (job_done) job_busy_q <= 1'b0;
-      credit_q <= credit_q - ($clog2(RspDepth)+1)'(is_rd_take) + ($clog2(RspDepth)+1)'(rf_pop);
+      credit_q <= credit_q - ($clog2(RspDepth)+1)'(is_rd_take) + ($clog2(RspDepth)+1)'(rf_pop_q);
     end
   end
 
@@ -625,9 +644,9 @@ module ktpu_mem_agent #(
   // a DRAM response arrives: the next edge would change nothing then
   // (docs/mem.md, "Clock gate").
   logic [$clog2(RspDepth):0]   rf_count, mf_count;
-  logic [$clog2(QueueDepth):0] iq_count, aq_count;
+  logic [$clog2(QueueDepth):0] aq_count;
   logic q_busy, asleep;
-  assign asleep = fe_idle && g_idle && iq_count == '0 && aq_count == '0 && mf_count == '0 && !any_act &&
+  assign asleep = fe_idle && g_idle && !rf_pop_q && iq_count == '0 && aq_count == '0 && mf_count == '0 && !any_act &&
                   !job_busy_q && !job_q && !q_busy && src_v == '0 && !out_v_q;
   ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || req_valid_i || dram_rsp_valid_i || !asleep),
                         .gclk_o(gclk));

@@ -557,6 +557,21 @@ int main(int argc, char **argv) {
     send_wr(rnd() % 4, rnd() % 4, next_txn(), addr, stride, rows * cols, mask, -1, rows, cols, stride2);
     if (r % 5 == 4) drain();
   }
+  // A read that waits in the issue queue for a stream (every stream busy
+  // with a long read: 4 on this agent, 8 on the two-agent machine's), then
+  // a write over its rows: the read must not see it (the queue's bound
+  // must hold the read from the cycle after its push, when it is not yet
+  // at the queue's head; a bound that waited for the head let the write by).
+  for (unsigned busy : {4u, 8u})
+    for (int r = 0; r < 4; r++) {
+      ready_pct = valid_pct = 100;
+      for (unsigned q = 0; q < busy; q++)
+        send_rd(0, 3, next_txn(), 0x60000 + 0x1000 * q, 256, 4, 8, KTPU_FMT_MX);
+      uint32_t a = 0x90000 + 0x1000 * (uint32_t)r;
+      send_rd(1, 3, next_txn(), a, 64, 1, 2, KTPU_FMT_MX);
+      send_wr(2, 3, next_txn(), a + 8 * (rnd() % 8), 8, 4, 0xFFFFFFFFu);
+      drain();
+    }
   drain(); mark(3, c0);
 
   // 5. Quantise jobs, then MX reads of what they wrote.
@@ -691,8 +706,14 @@ int main(int argc, char **argv) {
     for (unsigned mb = 0; mb < KTPU_MEM_GROUP_MAX; mb++)
       for (int i = 0; i < 2; i++) {
         if (mb >= gr[i].gn) continue;
+        // the last member behind a full issue queue, then a write into the
+        // group's rows: the group's read must not see it
+        bool late_write = mb + 1 == gr[i].gn && chance(30);
+        for (int q = 0; late_write && q < 8; q++)
+          send_rd(3, 1, next_txn(), 0x60000 + 32 * (rnd() % 2048), 128, 2, 4, KTPU_FMT_MX);
         send_rd((int)mb, 2 + i, next_txn(), gr[i].base, gr[i].stride, gr[i].groups, gr[i].per, gr[i].fmt, 1,
                 gr[i].gid, gr[i].gn);
+        if (late_write) send_wr(3, 0, next_txn(), gr[i].base + 8 * (rnd() % 16), 8, 1 + rnd() % 4, 0xFFFFFFFFu);
         if (chance(30))
           send_rd(3, 3, next_txn(), 0x60000 + 32 * (rnd() % 2048), 32 * (4 + rnd() % 8), 1, 1 + rnd() % 3,
                   KTPU_FMT_MX);
