@@ -38,7 +38,6 @@ static struct {
     struct ktpu_plan_shift shift[MAXC];
     uint32_t ring_w[RING][KTPU_CI_WORDS];
     uint8_t ring_sel[RING], ring_tag[RING];
-    uint32_t group_w0[4];              /* by shift select: the GROUP bits of a FILL every cluster reads alike */
     uint8_t ready[MAXC], plan_done[MAXC], status_ok[MAXC], cl_err[MAXC], status_sent[MAXC];
     uint8_t gemm_wait[MAXC];           /* cluster c's GEMMs sent whose sweep has not started */
     unsigned n_started;                /* clusters whose first sweep has started */
@@ -60,6 +59,10 @@ static struct {
      * its sweep starts, so the first one per cluster ends its prologue and
      * the last one starts the tail */
     uint32_t t0, t_first_sweep[MAXC], t_last_sweep;
+    /* grouped FILLs (last here: the fields the issue path uses stay where
+     * they were, within reach of short loads) */
+    int grouped;                       /* the plan has grouped FILLs (plan_groups) */
+    uint32_t group_w0[4];              /* by shift select: the GROUP_N bits of a FILL clusters read alike, or 0 */
 } R;
 
 /* The per-job state, cleared at boot and after each job's JOB_STATUS (so
@@ -72,7 +75,7 @@ static void clear_job_state(void)
         R.t_first_sweep[c] = R.pos[c] = R.written[c] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
-    R.nonfinite_told = R.uniform = R.lead_done = R.single = 0;
+    R.nonfinite_told = R.uniform = R.lead_done = R.single = R.grouped = 0;
     R.lead_n = R.lo = R.n_started = R.ann_due = 0;
     R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = R.t_upload = 0;
     R.jobst = KTPU_JOBST_DONE;
@@ -355,6 +358,17 @@ static void prepare(unsigned c)
     R.n_prep++;
 }
 
+/* The ring entry just produced, if a FILL clusters read alike, as a
+ * grouped read (plan_groups): tagged with its place in the stream, the
+ * same on every cluster. Out of line, and last in produce: an ungrouped
+ * plan's produce pays one test for it. */
+static void __attribute__((noinline)) group_entry(void)
+{
+    unsigned n = R.lead_n - 1u, e = n & (R.ring - 1u);
+    uint32_t g = R.group_w0[R.ring_sel[e]];
+    if (g) R.ring_w[e][KTPU_CI_OP_WORD] |= g | KTPU_FIELD(CI_OP_GROUP_ID, n);
+}
+
 /* A uniform plan's next instruction into the ring, if the slowest cluster
  * is fewer than ring entries behind. Returns 1 if it encoded one. */
 static int produce(unsigned ncl)
@@ -374,15 +388,14 @@ static int produce(unsigned ncl)
         R.lead_done = 1;
         return 0;
     }
-    unsigned e = R.lead_n & (R.ring - 1u), sel = ktpu_plan_shift_sel(o);
+    unsigned e = R.lead_n & (R.ring - 1u);
     encode(o, R.ring_w[e]);
-    /* the group's tag: the entry's place in the stream, the same on every cluster */
-    if (R.group_w0[sel]) R.ring_w[e][KTPU_CI_OP_WORD] |= R.group_w0[sel] | KTPU_FIELD(CI_OP_GROUP_ID, R.lead_n);
-    R.ring_sel[e] = (uint8_t)sel;
+    R.ring_sel[e] = (uint8_t)ktpu_plan_shift_sel(o);
     R.ring_tag[e] = (uint8_t)op_tag(o);
     R.lead_n++;
     R.n_prep++;
     if (o->kind == KTPU_CLOP_STATUS) R.lead_done = 1;
+    if (R.grouped) group_entry();
     return 1;
 }
 
@@ -454,11 +467,11 @@ static int encode_ahead(unsigned ncl)
  * more than one step's groups incomplete, so no two open groups share a
  * tag and base, and at most 2 FILLs x 2 classes are open per agent
  * (MEM_GROUP_SLOTS 4). */
-static void plan_groups(void)
+static void __attribute__((noinline)) plan_groups(void)
 {
-    R.group_w0[0] = R.group_w0[1] = R.group_w0[2] = R.group_w0[3] = 0;
     unsigned n = R.plan.active;
-    if (!R.uniform || R.plan.upload || R.plan.cfg.fmt != KTPU_FMT_FP16 || n < 2 || n > KTPU_MEM_GROUP_MAX) return;
+    R.group_w0[0] = R.group_w0[1] = R.group_w0[2] = R.group_w0[3] = 0;
+    if (n < 2 || n > KTPU_MEM_GROUP_MAX) return;
     for (unsigned sel = 1; sel <= 2; sel++) {
         unsigned k = 0;
         for (unsigned c = 0; c < n; c++) {
@@ -467,7 +480,7 @@ static void plan_groups(void)
             if (c && size != k) k = 0;
             if (!c) k = size;
         }
-        if (k >= 2) R.group_w0[sel] = KTPU_FIELD(CI_OP_GROUP_N, k);
+        if (k >= 2) R.group_w0[sel] = KTPU_FIELD(CI_OP_GROUP_N, k), R.grouped = 1;
     }
 }
 
@@ -491,7 +504,7 @@ static void start_streams(unsigned ncl)
         R.ann_bm[c] = R.cur[c].bm;
         R.ann_bn[c] = R.cur[c].bn;
     }
-    plan_groups();
+    if (R.uniform && R.plan.cfg.fmt == KTPU_FMT_FP16 && !R.plan.upload) plan_groups();
     R.live = 0;
     for (unsigned c = 0; c < ncl; c++)
         if (left_to_send(c)) R.live |= 1u << c;
