@@ -463,10 +463,12 @@ static int encode_ahead(unsigned ncl)
  * Tags: entry e of the stream carries e mod 16 (classes of one entry have
  * different bases: the agent tells them apart). A cluster is sent the
  * next GEMM's FILLs only once its last GEMM's sweep has started (run's
- * rounds), which needs that GEMM's groups complete: no cluster leaves
- * more than one step's groups incomplete, so no two open groups share a
- * tag and base, and at most 2 FILLs x 2 classes are open per agent
- * (MEM_GROUP_SLOTS 4). */
+ * rounds), which needs that GEMM's groups complete, so no cluster is more
+ * than one step ahead of a cluster it shares a FILL with: a class has at
+ * most one group open per operand (a step has one FILL of each), no two
+ * open groups share a tag and base, and at most 2 classes x 2 operands
+ * are open at an agent (MEM_GROUP_SLOTS 4: none is refused for want of
+ * a slot). */
 static void __attribute__((noinline)) plan_groups(void)
 {
     unsigned n = R.plan.active;

@@ -86,6 +86,7 @@ grouped() {  # grouped DESC BEATS ARGS...: the run passes and its agents read BE
 }
 grouped "128x128x128 FP16, 2 clusters, A grouped" 2048 --gemm-gen 128x128x128 --seed 37
 grouped "256x256x256 FP16, 4 clusters, A and BT grouped in pairs" 8192 --clusters 4 --gemm-gen 256x256x256 --no-qjob --seed 38
+run "256x512x512 FP16, 4 clusters held 30%, grouped" --clusters 4 --gemm-gen 256x512x512 --no-qjob --cluster-hold 30 --seed 39
 # the check seen failing: the service on a planner that adds the 4 parts in
 # a chain (0 + 1, + 2, + 3), not in the reference's tree: every tile differs
 n=$((n + 1))
