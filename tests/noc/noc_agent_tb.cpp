@@ -1,8 +1,10 @@
 // The two planes with the memory agent (noc_agent_top): the protocol-level
 // no-deadlock argument of docs/noc.md, built and stressed. Every node but the
 // agent at once: streaming reads (FP16 and MX) and masked write bursts to the
-// agent, read-backs of its own writes, multi-flit peer packets to other nodes
-// on the request plane and multi-flit notes on the response plane; every sink
+// agent, read-backs of its own writes, grouped reads (2-4 nodes send the same
+// MEM_RD, each when its own queue gets to it: docs/mem.md), multi-flit peer
+// packets to other nodes on the request plane and multi-flit notes on the
+// response plane; every sink
 // under random back-pressure, with stretches where a node stops reading its
 // responses altogether. Then everything drains.
 // Checks: every MEM_DATA exactly once with the reference's bytes (reads of a
@@ -82,8 +84,6 @@ static unsigned new_txn(int n) {
 // A read, or one member's request of a grouped read (gn >= 2: the agent
 // reads once and sends every member its own copy; a block's non-finite
 // count is the agent's once, so only the first member's read counts it).
-static std::map<std::pair<int, unsigned>, uint32_t> dbg_base, dbg_gn;
-static unsigned long long dbg_seq;
 static unsigned read_req(int n, uint32_t base, uint32_t stride, unsigned groups, unsigned per, unsigned fmt,
                          unsigned gid = 0, unsigned gn = 0, bool count_nf = true) {
   unsigned t = new_txn(n);
@@ -112,8 +112,6 @@ static unsigned read_req(int n, uint32_t base, uint32_t stride, unsigned groups,
         exp_data[{n, t, g * per + kb, l}] = e;
       }
   remaining[{n, t}] = 4 * groups * per;
-  dbg_base[{n, t}] = base; dbg_gn[{n,t}] = gn;
-  if (n == 4) printf("DEBUGLOG seq %llu read txn %u base 0x%x stride %u groups %u per %u\n", dbg_seq++, t, base, stride, groups, per);
   nd[n].outstanding++; reads++;
   return t;
 }
@@ -170,7 +168,6 @@ static void write_req(int n) {
     beats += (a & 31) ? 2 : 1;
   }
   exp_ack[{n, t}] = beats;
-  if (n == 4) printf("DEBUGLOG seq %llu write txn %u addr 0x%x stride %u count %u\n", dbg_seq++, t, addr, stride, count);
   remaining[{n, t}] = 1;
   nd[n].outstanding++; writes++;
 }
@@ -224,8 +221,6 @@ static void on_rs(int n, const Flit &f) {
     bool ok = ((tag & KTPU_DATA_TAG_NONFINITE_MASK) != 0) == it->second.nf;
     for (int b = 0; b < 29; b++) ok = ok && (uint8_t)(f.w[b / 4] >> (8 * (b % 4))) == it->second.b[b];
     CHECK(ok, "node %d: MEM_DATA txn %u entry %u word %u differs from the reference", n, t, std::get<2>(key), std::get<3>(key));
-    if (!ok) printf("DEBUG base 0x%x gn %u\n", dbg_base[{n, t}], dbg_gn[{n, t}]);
-    if (!ok) { for (auto &g : groups_open) for (auto &m : g) if (m.first == n && m.second == t) printf("DEBUG grouped, %zu members\n", g.size()); }
     exp_data.erase(it); data_flits++;
     done_one(n, t);
   } else if (ty == KTPU_MSG_MEM_ACK) {
