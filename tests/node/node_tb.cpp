@@ -1136,6 +1136,7 @@ int main(int argc, char **argv) {
             gemm_stream_test("gemm256x256x256 FP16 stream", 256, 256, 256, ncl, true);
             gemm_stream_test("gemm256x256x256 FP16 stream, B grouped", 256, 256, 256, ncl, true, true);
         }
+        if (ncl == 4) gemm_stream_test("gemm256x256x1024 stream", 256, 256, 1024, ncl);
     }
     if (ncl == 4) gemm_test("gemm64x128x64 x4", 64, 128, 64, 0, 4, 1, 0, 32, 64);
     if (ncl > 1) {
