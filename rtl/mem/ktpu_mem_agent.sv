@@ -207,7 +207,7 @@ module ktpu_mem_agent #(
                      g_total};
   assign aq_wdata = {cur_dx, cur_dy, cur_txn, ack_code, ack_beats};
   assign ref_f  = mkflit(ref_dx, ref_dy, TyAck, ref_txn, ack_payload(ref_code, ref_op, ref_addr, 32'd0));
-  assign gref_f = mkflit(gref_member[15:12], gref_member[11:8], ktpu_pkg::MSG_MEM_ACK[3:0], gref_member[7:0],
+  assign gref_f = mkflit(gref_member[15:12], gref_member[11:8], TyAck, gref_member[7:0],
                          ack_payload(StGrp, TyRd, gref_addr, 32'd0));
 
   // ==== issuer ==================================================================
