@@ -86,8 +86,14 @@ HOST_CFLAGS := -std=c99 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 # 18% faster (256x256x1024 MXFP7: 1.45 s to 1.22 s), built no slower (1m35
 # against 1m58 for its C++ on 2 cores). A compiler option, not a simulation
 # one: every binary gets it, the regression ones included.
+# No -j: Verilator's make of the model's C++ joins this make's job server
+# (the verilate recipe is marked '+'), so `make -jN` runs N compilers in all,
+# over every model at once. With its own -j 2, the sub-make found the job
+# server closed and fell back to one compiler per model: the last model of a
+# build (ktpu-sim-4, ~6 minutes of C++) left a core idle. (A '+' recipe
+# also runs under `make -n`.)
 VERILATOR        := verilator
-VERILATOR_FLAGS  := --cc --exe --build -j 2 -Wall -Wno-fatal -Werror-USERFATAL --x-assign unique --x-initial unique \
+VERILATOR_FLAGS  := --cc --exe --build -Wall -Wno-fatal -Werror-USERFATAL --x-assign unique --x-initial unique \
                     -O2 --assert -CFLAGS -std=c++17 -MAKEFLAGS OPT_SLOW=-O0 -MAKEFLAGS OPT_FAST=-O2 -I$(GEN)
 # Models' C++ through ccache when it is installed (scripts/deps.sh installs
 # it), its cache in the build tree: the 26 models each compile Verilator's
@@ -182,7 +188,7 @@ $(VL_DIR)/$(1)/V$(2): $(3) $(foreach f,$(filter %.f,$(3)),$(FILELIST.$(basename 
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	@echo "verilate $(1)"
-	@$(VERILATOR) $(VERILATOR_FLAGS) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
+	+@$(VERILATOR) $(VERILATOR_FLAGS) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
 	    -CFLAGS -I$(abspath $(REF_INC)) -CFLAGS -I$(abspath $(GEN)) -CFLAGS -I$(abspath $(TB_COMMON)) \
 	    $(if $(filter %.f,$(3)),,$(GEN_SV)) $(foreach f,$(3),$(if $(filter %.f,$(f)),-f $(f),$(abspath $(f)))) \
 	    $(abspath $(REF_LIB)) >$$(@D)/build.log 2>&1 \

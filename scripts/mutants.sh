@@ -54,7 +54,7 @@ done <"$table"
 build_run() {
   local d=$1 patch=$2 b=$3 bin w words
   bin=$PWD/$d/vl/${b_target[$b]}
-  if ! make --no-print-directory -s VL_DIR="$d/vl" FILELIST_DIR="$d/filelists" RTL_PATCH="$patch" \
+  if ! make --no-print-directory -s -j"$(nproc)" VL_DIR="$d/vl" FILELIST_DIR="$d/filelists" RTL_PATCH="$patch" \
        "$d/vl/${b_target[$b]}" >"$d/build-$b.log" 2>&1; then
     return 2
   fi
