@@ -27,6 +27,7 @@ help:
 	@echo "make run     - build and run the default job"
 	@echo "make test    - build and run the whole test suite (ends 'N passed, N failed');"
 	@echo "               T='acc_* cpu_isa' runs only the tests whose names match"
+	@echo "               PARALLEL='--jobs 100%' hands them to GNU parallel (its options; README)"
 	@echo "make test-failed - build, then run only the tests that failed in the last run"
 	@echo "make bench   - performance benchmarks (simulated cycles, CSV in build/bench/)"
 	@echo "make synth   - Yosys resource table per block"
@@ -248,7 +249,7 @@ run_cmds = @set -e; $(1) true
 
 test-run: $(TEST_DEPS)
 	$(file >$(BUILD)/tests.list,$(foreach t,$(TESTS),$(t)$(TAB)$(TEST_CMD.$(t))$(NL)))
-	@KTPU_TEST_ONLY='$(T)' scripts/run_tests.sh $(BUILD)/tests.list $(BUILD)/logs $(BUILD)/test-results.xml
+	@KTPU_TEST_ONLY='$(T)' KTPU_TEST_PARALLEL='$(PARALLEL)' scripts/run_tests.sh $(BUILD)/tests.list $(BUILD)/logs $(BUILD)/test-results.xml
 
 run-build: $(RUN_DEPS)
 run-go:

@@ -32,6 +32,8 @@ else
   have gnuplot                  || need+=(gnuplot-nox)
   # the FPGA flow's Tcl runs under tclsh against stub Vivado commands (tests/fpga).
   have tclsh                    || need+=(tcl)
+  # make test PARALLEL=... hands the tests to GNU parallel (scripts/run_tests.sh; its test runs both ways).
+  have parallel                 || need+=(parallel)
   # docs/numpy.md's walk-through runs under Debian's python3 (tests/soc/check_numpy_doc.sh).
   /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
   # the debugger test drives ktpu-sim --gdb with it (tests/cpu/check_gdb.sh).

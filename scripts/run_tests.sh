@@ -15,6 +15,12 @@
 # last run's seconds per test; a test not in it counts as 60 s), so that the
 # last one to finish is a short one. Lines print as tests finish; the failed
 # ones are listed again at the end in the list's order.
+#
+# KTPU_TEST_PARALLEL (make test PARALLEL='...'): the tests are handed to GNU
+# parallel instead, with these options (--jobs 100% for this machine's
+# cores, --sshloginfile FILE for other machines too, which must see this
+# tree at the same path); each job is scripts/run_one_test.sh, as here.
+# Lines then print when all have run, in the list's order.
 set -u
 list=$1
 logdir=${2:-build/logs}
@@ -45,6 +51,7 @@ if [ ${#names[@]} -eq 0 ]; then
   echo "run_tests.sh: no test matches '$only' (names: $list)" >&2
   exit 2
 fi
+rm -f "$logdir"/*.result   # an interrupted run's, never taken for this one's
 mapfile -t order < <(for i in "${!names[@]}"; do echo "${prev[${names[$i]}]:-60} $i"; done | sort -k1,1nr -k2,2n |
                      awk '{ print $2 }')
 
@@ -71,18 +78,29 @@ reap() {  # waits for one test to end and reports it
   unset "slot_of[$pid]"
   running=$((running - 1))
 }
-for i in "${order[@]}"; do
-  while [ "$running" -ge "$jobs" ]; do reap; done
-  name=${names[$i]}
-  (
-    start=$(date +%s)
-    if bash -c "${cmds[$i]}" >"$logdir/$name.log" 2>&1 </dev/null; then status=PASS; else status=FAIL; fi
-    echo "$status $(($(date +%s) - start))" >"$logdir/$name.result"
-  ) &
-  slot_of[$!]=$i
-  running=$((running + 1))
-done
-while [ "$running" -gt 0 ]; do reap; done
+run_one=$(cd "$(dirname "$0")" && pwd)/run_one_test.sh
+if [ -n "${KTPU_TEST_PARALLEL:-}" ]; then
+  command -v parallel >/dev/null ||
+    { echo "run_tests.sh: KTPU_TEST_PARALLEL is set, but GNU parallel is not installed (make deps)" >&2; exit 2; }
+  logabs=$(cd "$logdir" && pwd)
+  for i in "${order[@]}"; do printf '%s\t%s\n' "${names[$i]}" "${cmds[$i]}"; done >"$logdir/jobs"
+  # shellcheck disable=SC2086  # the options are words
+  parallel --will-cite --workdir "$PWD" $KTPU_TEST_PARALLEL --colsep '\t' "$run_one" "$logabs" {1} {2} \
+    :::: "$logdir/jobs"
+  for i in "${!names[@]}"; do
+    if [ -f "$logdir/${names[$i]}.result" ]; then report "$i"
+    else echo "FAIL ${names[$i]}: GNU parallel ran no job for it" >"$logdir/${names[$i]}.log"
+         echo "FAIL 0" >"$logdir/${names[$i]}.result"; report "$i"; fi
+  done
+else
+  for i in "${order[@]}"; do
+    while [ "$running" -ge "$jobs" ]; do reap; done
+    "$run_one" "$logdir" "${names[$i]}" "${cmds[$i]}" &
+    slot_of[$!]=$i
+    running=$((running + 1))
+  done
+  while [ "$running" -gt 0 ]; do reap; done
+fi
 
 # times: this run's seconds over the last ones (a subset run keeps the rest)
 for n in "${!prev[@]}"; do echo "$n ${prev[$n]}"; done | sort >"$logdir/times.new"

@@ -4,3 +4,8 @@
 # fragment added its models).
 TESTS += cxx_warnings
 TEST_CMD.cxx_warnings = tests/common/cxx_warnings.sh $(addsuffix .mk,$(filter $(VL_BINS),$(TEST_DEPS) $(KTPU_SIM_MODELS)))
+
+# The test runner, run on a small list of its own both ways: its own jobs
+# and GNU parallel (tests/common/check_runner.sh).
+TESTS += test_runner
+TEST_CMD.test_runner := tests/common/check_runner.sh
