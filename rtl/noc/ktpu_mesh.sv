@@ -46,6 +46,8 @@ module ktpu_mesh #(
   logic [4:0]     r_out_valid [N];
   logic [4:0]     r_out_ready [N];
   logic [5*F-1:0] r_out_flit  [N];
+  logic [24:0]    r_in_route  [N];  // look-ahead routes (ktpu_router), 5 bits a port
+  logic [24:0]    r_out_route [N];
   logic [4:0]     stray       [N];  // output port of router n sinks a flit
 
   for (genvar y = 0; y < Height; y++) begin : gen_y
@@ -65,7 +67,9 @@ module ktpu_mesh #(
       ktpu_router #(.X(x), .Y(y), .FifoDepth(FifoDepth)) u_router (
         .clk_i, .rst_i,
         .in_valid_i (r_in_valid[Me]),  .in_ready_o (r_in_ready[Me]),  .in_flit_i (r_in_flit[Me]),
-        .out_valid_o(r_out_valid[Me]), .out_ready_i(r_out_ready[Me]), .out_flit_o(r_out_flit[Me])
+        .in_route_i (r_in_route[Me]),
+        .out_valid_o(r_out_valid[Me]), .out_ready_i(r_out_ready[Me]), .out_flit_o(r_out_flit[Me]),
+        .out_route_o(r_out_route[Me])
       );
 
       // Into this router: from each neighbour's facing output, from the node.
@@ -79,6 +83,13 @@ module ktpu_mesh #(
       assign r_in_flit[Me][PortE*F +: F] = r_out_flit[NE][PortW*F +: F];
       assign r_in_valid[Me][PortL] = !Empty && node_in_valid_i[Me];
       assign r_in_flit[Me][PortL*F +: F] = node_in_flit_i[Me*F +: F];
+      // each link's route travels with its flit; the node sends none (the
+      // router routes its flits as they arrive)
+      assign r_in_route[Me][PortN*5 +: 5] = r_out_route[NN][PortS*5 +: 5];
+      assign r_in_route[Me][PortS*5 +: 5] = r_out_route[NS][PortN*5 +: 5];
+      assign r_in_route[Me][PortW*5 +: 5] = r_out_route[NW][PortE*5 +: 5];
+      assign r_in_route[Me][PortE*5 +: 5] = r_out_route[NE][PortW*5 +: 5];
+      assign r_in_route[Me][PortL*5 +: 5] = 5'b00000;
       assign node_in_ready_o[Me] = !Empty && r_in_ready[Me][PortL];
 
       // Out of this router: a missing neighbour or an EMPTY node sinks.
@@ -95,17 +106,27 @@ module ktpu_mesh #(
   end
 
   // Stray counter: saturating, so it never wraps back to a clean-looking 0.
-  logic [31:0] stray_q;
-  logic [11:0] stray_n;  // up to 5 x 256 at once
+  // Pipelined (the sinking outputs' valid bits, then their count, then the
+  // sum), so that it adds no logic to the links' paths: stray_o counts a
+  // flit three cycles after it is sunk.
+  logic [5*N-1:0] stray_bits_q;
+  logic [11:0]    stray_n, stray_n_q;  // up to 5 x 256 at once
+  logic [31:0]    stray_q;
+  logic [32:0]    stray_sum;
   always_comb begin
     stray_n = 12'd0;
-    for (int n = 0; n < N; n++)
-      for (int p = 0; p < 5; p++) stray_n = stray_n + 12'(stray[n][p]);
+    for (int b = 0; b < 5 * N; b++) stray_n = stray_n + 12'(stray_bits_q[b]);
   end
+  assign stray_sum = {1'b0, stray_q} + {21'd0, stray_n_q};
   always_ff @(posedge clk_i) begin
-    if (rst_i) stray_q <= 32'd0;
-    else if (stray_q > ~{20'd0, stray_n}) stray_q <= 32'hFFFF_FFFF;   // Yosys 0.23: no ~ of a cast
-    else stray_q <= stray_q + {20'd0, stray_n};
+    for (int n = 0; n < N; n++) stray_bits_q[5*n +: 5] <= rst_i ? 5'b00000 : stray[n];
+    if (rst_i) begin
+      stray_n_q <= 12'd0;
+      stray_q   <= 32'd0;
+    end else begin
+      stray_n_q <= stray_n;
+      stray_q   <= stray_sum[32] ? 32'hFFFF_FFFF : stray_sum[31:0];
+    end
   end
   assign stray_o = stray_q;
 

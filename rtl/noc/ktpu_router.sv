@@ -7,10 +7,15 @@
 // - Input buffering: a FifoDepth-entry register FIFO per input. in_ready_o is
 //   "not full", a register, so no combinational path runs from a link's
 //   ready back through this router to another link.
-// - Routing: XY dimension order from the head flit's dst (every flit carries
-//   the whole header, so a packet's flits all route alike). X first, then Y;
-//   a flit never turns from Y back to X, which is what makes the channel
-//   dependency graph acyclic (docs/noc.md).
+// - Routing: XY dimension order from the flit's dst (every flit carries the
+//   whole header, so a packet's flits all route alike). X first, then Y; a
+//   flit never turns from Y back to X, which is what makes the channel
+//   dependency graph acyclic (docs/noc.md). Look-ahead: the route a flit
+//   takes here is found before it arrives, by the router that sends it
+//   (out_route_o, from its own FIFO's head, beside the arbitration) or, for
+//   the local port, as it is written; each FIFO entry keeps it. So no
+//   destination compare lies between a FIFO's head and the output
+//   arbitration, nor after the output multiplexer on the link.
 // - Arbitration: per output, round-robin among the inputs whose head flit
 //   wants it; the pointer moves past the winner when a packet's first flit
 //   is taken. An output that presents a flit which is not taken stays bound
@@ -19,7 +24,7 @@
 //   that input until the flit with last = 1 has passed, so packets are never
 //   interleaved on a link.
 // Throughput: one flit per cycle per output; latency 1 cycle per hop (FIFO
-// register) when the output is free.
+// register) when the output is free. The look-ahead changes no cycle.
 // Clock: gated (ktpu_clk_gate) while every input FIFO is empty and no flit
 // arrives: with no flit the router presents nothing and no register of it
 // changes, so the gate is invisible on the links (docs/noc.md).
@@ -35,9 +40,13 @@ module ktpu_router #(
   input  wire logic [4:0]     in_valid_i,
   output logic      [4:0]     in_ready_o,
   input  wire logic [5*288-1:0] in_flit_i,
+  input  wire logic [5*5-1:0] in_route_i,   // per input: its flit's route here (one-hot output),
+                                            // from the sender's out_route_o; not read for L
   output logic      [4:0]     out_valid_o,
   input  wire logic [4:0]     out_ready_i,
-  output logic      [5*288-1:0] out_flit_o
+  output logic      [5*288-1:0] out_flit_o,
+  output logic      [5*5-1:0] out_route_o   // per output: its flit's route at the next router
+                                            // that way (0 for L and where none can be)
 );
 
   localparam int W    = ktpu_pkg::FLIT_BITS;
@@ -60,6 +69,17 @@ module ktpu_router #(
   localparam int HdrDyLsb = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_DST_Y_LSB;
   localparam int HdrLast  = ktpu_pkg::FLIT_HDR_LSB + ktpu_pkg::FLIT_LAST_LSB;
 
+  // XY route, one-hot over the outputs, of a flit for (dx, dy) at router (x, y).
+  function automatic logic [4:0] xy_route(input logic [3:0] dx, input logic [3:0] dy,
+                                          input logic [3:0] x, input logic [3:0] y);
+    xy_route = 5'b00000;
+    if (dx > x)      xy_route[PortE] = 1'b1;
+    else if (dx < x) xy_route[PortW] = 1'b1;
+    else if (dy > y) xy_route[PortS] = 1'b1;
+    else if (dy < y) xy_route[PortN] = 1'b1;
+    else             xy_route[PortL] = 1'b1;
+  endfunction
+
   // ---- clock gate ------------------------------------------------------------
   logic [4:0] head_v;
   logic       gclk;
@@ -67,18 +87,32 @@ module ktpu_router #(
 
   // ---- input FIFOs ----------------------------------------------------------
   logic [W-1:0]  head   [5];
+  logic [4:0]    want   [5];  // want[p][o]: input p's head flit wants output o
   logic [4:0]    pop;
 
   for (genvar p = 0; p < 5; p++) begin : gen_in
-    logic [W-1:0]  mem_q [FifoDepth];  // register FIFO (no RAM primitive: 2 entries)
+    logic [W-1:0]  mem_q   [FifoDepth];  // register FIFO (no RAM primitive: 2 entries)
+    logic [4:0]    route_q [FifoDepth];  // ... and each entry's route here
     logic [PtrW-1:0] rd_q, wr_q;
     logic [PtrW:0]   cnt_q;
     logic            push;
+    logic [4:0]      in_route;
 
     assign in_ready_o[p] = (cnt_q != (PtrW+1)'(FifoDepth));
     assign push          = in_valid_i[p] && in_ready_o[p];
     assign head_v[p]     = (cnt_q != '0);
     assign head[p]       = mem_q[rd_q];
+    assign want[p]       = head_v[p] ? route_q[rd_q] : 5'b00000;
+    // the local port's flits are routed as they are written (a node sends
+    // no route); the others come with theirs
+    if (p == PortL) begin : gen_route_here
+      assign in_route = xy_route(in_flit_i[p*W + HdrDxLsb +: 4], in_flit_i[p*W + HdrDyLsb +: 4], 4'(X), 4'(Y));
+      /* verilator lint_off UNUSEDSIGNAL */
+      wire [4:0] unused_route = in_route_i[p*5 +: 5];
+      /* verilator lint_on UNUSEDSIGNAL */
+    end else begin : gen_route_sent
+      assign in_route = in_route_i[p*5 +: 5];
+    end
 
     always_ff @(posedge gclk) begin
       if (rst_i) begin
@@ -93,27 +127,9 @@ module ktpu_router #(
     end
     // Payload storage needs no reset: cnt_q says what is valid.
     always_ff @(posedge gclk) begin
-      if (push) mem_q[wr_q] <= in_flit_i[p*W +: W];
-    end
-  end
-
-  // ---- route computation (XY) -----------------------------------------------
-  logic [4:0] want [5];  // want[p][o]: input p's head flit wants output o
-  for (genvar p = 0; p < 5; p++) begin : gen_route
-    logic [3:0] dx, dy;
-    assign dx = head[p][HdrDxLsb +: 4];
-    assign dy = head[p][HdrDyLsb +: 4];
-    always_comb begin
-      want[p] = 5'b00000;
-      // At X = 0 or Y = 0 a "less than" test is constant: fine, the mesh edge.
-      /* verilator lint_off UNSIGNED */
-      if (head_v[p]) begin
-        if (dx > 4'(X))      want[p][PortE] = 1'b1;
-        else if (dx < 4'(X)) want[p][PortW] = 1'b1;
-        else if (dy > 4'(Y)) want[p][PortS] = 1'b1;
-        else if (dy < 4'(Y)) want[p][PortN] = 1'b1;
-      /* verilator lint_on UNSIGNED */
-        else                 want[p][PortL] = 1'b1;
+      if (push) begin
+        mem_q[wr_q]   <= in_flit_i[p*W +: W];
+        route_q[wr_q] <= in_route;
       end
     end
   end
@@ -167,8 +183,28 @@ module ktpu_router #(
       for (int p = 0; p < 5; p++) if (sel[o][p]) flit = head[p];
     end
 
+    // The look-ahead: each legal input's head routed at the next router
+    // this way (from the head, not from the multiplexed flit, so the compares
+    // run beside the arbitration), then selected as the flit is. None where
+    // no router can be (the local port; beyond coordinate 0 or 15).
+    localparam int  NextX = (o == PortE) ? X + 1 : (o == PortW) ? X - 1 : X;
+    localparam int  NextY = (o == PortS) ? Y + 1 : (o == PortN) ? Y - 1 : Y;
+    localparam bit  HasNext = o != PortL && NextX >= 0 && NextY >= 0 && NextX < MaxDim && NextY < MaxDim;
+    logic [4:0] next_route;
+    if (HasNext) begin : gen_next
+      always_comb begin
+        next_route = 5'b00000;
+        for (int p = 0; p < 5; p++)
+          if (sel[o][p] && Legal[p])
+            next_route = xy_route(head[p][HdrDxLsb +: 4], head[p][HdrDyLsb +: 4], 4'(NextX), 4'(NextY));
+      end
+    end else begin : gen_no_next
+      assign next_route = 5'b00000;
+    end
+
     assign out_valid_o[o]        = (sel[o] != 5'b00000);
     assign out_flit_o[o*W +: W]  = flit;
+    assign out_route_o[o*5 +: 5] = next_route;
     assign take[o]               = out_ready_i[o] ? sel[o] : 5'b00000;
 
     always_ff @(posedge gclk) begin
@@ -224,6 +260,12 @@ module ktpu_router #(
       assert (!(want[PortN][PortE] || want[PortN][PortW] || want[PortS][PortE] ||
                 want[PortS][PortW]))
         else $error("ktpu_router(%0d,%0d): Y-to-X turn (misrouted flit)", X, Y);
+      // The route a head came with is its route here (a sender's look-ahead
+      // for the wrong neighbour, or a link to one, would differ).
+      for (int p = 0; p < 5; p++)
+        if (head_v[p])
+          assert (want[p] == xy_route(head[p][HdrDxLsb +: 4], head[p][HdrDyLsb +: 4], 4'(X), 4'(Y)))
+            else $error("ktpu_router(%0d,%0d): input %0d came with route %b, not its XY route", X, Y, p, want[p]);
     end
   end
 `endif
