@@ -31,7 +31,7 @@ help:
 	@echo "make test-failed - build, then run only the tests that failed in the last run"
 	@echo "make bench   - performance benchmarks (simulated cycles, CSV in build/bench/)"
 	@echo "make synth   - Yosys resource table per block"
-	@echo "make regress - long sweeps, beyond make test"
+	@echo "make regress - long sweeps, beyond make test (one at a time; REGRESS_JOBS=N, PARALLEL=, T= as for test)"
 	@echo "make fuzz    - libFuzzer on the parsers and the job check, FUZZ_SECONDS (60) each (clang)"
 	@echo "make deps    - install the Debian packages the project needs (as root)"
 	@echo "make fw PROG=DIR - build a firmware folder with the SDK (docs/firmware.md)"
@@ -160,8 +160,8 @@ FILELISTS += $(FILELIST_DIR)/$(1).f
 FILELIST.$(1) = $(GEN_SV) $(2)
 $(FILELIST_DIR)/$(1).f: FORCE
 	@mkdir -p $$(@D)
-	@printf '%s\n' $$(FILELIST.$(1)) >$$@.tmp
-	@cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@
+	@t=$$$$(mktemp $$@.XXXXXX) && printf '%s\n' $$(FILELIST.$(1)) >$$$$t && \
+	 { cmp -s $$$$t $$@ && rm -f $$$$t || { chmod 644 $$$$t && mv -f $$$$t $$@; }; }
 endef
 # `make -s rtl-srcs BLOCKS='...' [RTL_PATCH=...]` prints the closure, for
 # scripts that run Verilator themselves (the mutant sweeps).
@@ -215,11 +215,13 @@ $(GEN_SV) $(GEN_H) &: $(DEFS_SRC) $(GEN_DEFS)
 # describe of the tree it was built from. Rewritten only when it changes, so a
 # new commit relinks the tools and rebuilds nothing else.
 GEN_VERSION := $(GEN)/ktpu_version.h
+# (Through a temporary file of its own: two makes on one tree, such as
+# make test beside a regress sweep, run this rule at once.)
 $(GEN_VERSION): FORCE
 	@mkdir -p $(@D)
-	@v=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
-	 echo "#define KTPU_VERSION \"$$v\"" >$@.tmp; \
-	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+	@v=$$(git describe --always --dirty 2>/dev/null || echo unknown); t=$$(mktemp $@.XXXXXX) || exit 1; \
+	 echo "#define KTPU_VERSION \"$$v\"" >$$t; \
+	 if cmp -s $$t $@; then rm -f $$t; else chmod 644 $$t && mv -f $$t $@; fi
 
 # ---- fragments --------------------------------------------------------------
 # A fragment may add:
@@ -227,10 +229,12 @@ $(GEN_VERSION): FORCE
 #   TEST_DEPS += FILES       built (in parallel) before any test runs
 #   RUN_DEPS, RUN_CMDS       what `make run` builds and runs
 #   BENCH_DEPS, BENCH_CMDS   the same for `make bench` (cycles, CSV in build/bench/)
-#   REGRESS_DEPS, REGRESS_CMDS
+#   REGRESS += NAME          with  REGRESS_CMD.NAME: a long sweep of `make regress`,
+#   REGRESS_DEPS += FILES    run by the test runner as the tests are
 #   SYNTH_BLOCKS += NAME     with  SYNTH_TOP.NAME := module, SYNTH_SRCS.NAME := files
-# A *_CMDS entry is one shell command ending in ' ;' (words alone would split
-# it); they run in order under `set -e`, stopping at the first failure.
+# A RUN/BENCH/SYNTH *_CMDS entry is one shell command ending in ' ;' (words
+# alone would split it); they run in order under `set -e`, stopping at the
+# first failure.
 TESTS :=
 TEST_DEPS := $(GEN_SV) $(GEN_H)
 RUN_DEPS := $(GEN_SV) $(GEN_H)
@@ -239,7 +243,7 @@ REGRESS_DEPS := $(GEN_SV) $(GEN_H)
 SYNTH_DEPS := $(GEN_SV) $(GEN_H)
 RUN_CMDS :=
 BENCH_CMDS :=
-REGRESS_CMDS :=
+REGRESS :=
 SYNTH_CMDS :=
 SYNTH_BLOCKS :=
 include $(sort $(wildcard rtl/*/block.mk sim/*/block.mk firmware/block.mk firmware/*/block.mk fpga/block.mk \
@@ -261,5 +265,12 @@ synth-build: $(SYNTH_DEPS)
 synth-go:
 	$(call run_cmds,$(SYNTH_CMDS))
 regress-build: $(REGRESS_DEPS)
+# The sweeps go through the test runner (a line each, build/logs-regress/,
+# build/regress-results.xml, T= and PARALLEL= as for make test), one at a
+# time unless REGRESS_JOBS says more: several at once share the cores their
+# own parallel builds use, and a few checks wait on wall-clock time.
+REGRESS_JOBS ?= 1
 regress-go:
-	$(call run_cmds,$(REGRESS_CMDS))
+	$(file >$(BUILD)/regress.list,$(foreach t,$(REGRESS),$(t)$(TAB)$(REGRESS_CMD.$(t))$(NL)))
+	@KTPU_TEST_ONLY='$(T)' KTPU_TEST_PARALLEL='$(PARALLEL)' KTPU_TEST_JOBS=$(REGRESS_JOBS) \
+	  scripts/run_tests.sh $(BUILD)/regress.list $(BUILD)/logs-regress $(BUILD)/regress-results.xml

@@ -21,5 +21,6 @@ TEST_CMD.synth_mx_mac := scripts/synth/synth.sh --csv $(BUILD)/synth/mx_mac_chec
 # The whole 2-cluster machine synthesised flat, for its totals and its longest
 # path measured rather than summed (docs/timing.md): about 50 minutes of one
 # core, so in `make regress`, not `make synth`.
-REGRESS_CMDS += scripts/synth/synth.sh --csv $(BUILD)/synth/machine.csv --logdir $(BUILD)/synth/machine \
-  'machine|ktpu_soc|$(call rtl_srcs,soc)' ;
+REGRESS += synth_machine
+REGRESS_CMD.synth_machine = scripts/synth/synth.sh --csv $(BUILD)/synth/machine.csv --logdir $(BUILD)/synth/machine \
+  'machine|ktpu_soc|$(call rtl_srcs,soc)'

@@ -15,7 +15,8 @@ TEST_CMD.acc_fifo_underflow := $(ACC_TB) --expect underflow
 TEST_CMD.acc_fifo_overflow  := $(ACC_TB) --expect overflow --lat 100
 TEST_DEPS += $(ACC_TB)
 
-REGRESS_CMDS += for s in 11 12 13 14 15 16 17 18; do $(ACC_TB) --seed $$s --lat $$((s * 3)) || exit 1; done ;
+REGRESS += acc_seeds
+REGRESS_CMD.acc_seeds := for s in 11 12 13 14 15 16 17 18; do $(ACC_TB) --seed $$s --lat $$((s * 3)) || exit 1; done
 
 # The cluster datapath joined to the accumulator: whole GEMM sweeps from
 # reference-quantised operands, every emitted FP16 sub-tile checked. (The
@@ -29,4 +30,5 @@ TEST_CMD.acc_cluster := $(CLUSTER_ACC_TB) --seed 1
 TEST_DEPS += $(CLUSTER_ACC_TB)
 
 # Deliberately broken accumulators (each must fail a bench): long, so regress.
-REGRESS_CMDS += scripts/mutants.sh acc ;
+REGRESS += acc_mutants
+REGRESS_CMD.acc_mutants := scripts/mutants.sh acc

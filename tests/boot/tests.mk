@@ -19,5 +19,6 @@ TEST_CMD.boot_contract := tests/boot/check_boot.sh $(BUILD) $(BOOT_TEST_DIR)
 
 REGRESS_DEPS += $(BOOT_TEST_DIR)/dram_blob.elf $(BOOT_TEST_DIR)/stage.elf $(BUILD)/tests/soc/exit42.elf \
                 $(BUILD)/tests/soc/spin.elf $(KTPU_UPLOAD) $(BOOT_ELF) $(RESIDENT_ELF) $(KTPU_SIM)
-REGRESS_CMDS += tests/boot/mutants.sh ;
-REGRESS_CMDS += tests/boot/regress_uploads.sh $(BUILD) ;
+REGRESS += boot_mutants boot_uploads
+REGRESS_CMD.boot_mutants := tests/boot/mutants.sh
+REGRESS_CMD.boot_uploads := tests/boot/regress_uploads.sh $(BUILD)

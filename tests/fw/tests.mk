@@ -55,16 +55,19 @@ GEMM_MUTANTS := 1 2 5 8 9 11 13 14
 GEMM_MUT_ELFS := $(foreach n,$(GEMM_MUTANTS),$(FW_DIR)/mut/ktpu_gemm_selftest_m$(n).elf)
 REGRESS_DEPS += $(GEMM_ST_ELF) $(GEMM_MUT_ELFS) $(FW_DIR)/mut/ktpu_gemm_selftest_m12.elf $(KTPU_SIM) \
                 $(KTPU_SIM1) $(KTPU_SIM4)
-REGRESS_CMDS += $(KTPU_SIM1) $(GEMM_ST_ELF) ;
-REGRESS_CMDS += $(KTPU_SIM4) $(GEMM_ST_ELF) ;
+REGRESS += fw_selftest_1cl fw_selftest_4cl
+REGRESS_CMD.fw_selftest_1cl := $(KTPU_SIM1) $(GEMM_ST_ELF)
+REGRESS_CMD.fw_selftest_4cl := $(KTPU_SIM4) $(GEMM_ST_ELF)
 # every instruction of the self-test checked against the instruction-set
 # model (about 8 minutes: 11.5M records)
-REGRESS_CMDS += $(KTPU_SIM) --lockstep --progress 60 $(GEMM_ST_ELF) ;
-REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM) $(GEMM_MUT_ELFS) ;
-REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM4) $(FW_DIR)/mut/ktpu_gemm_selftest_m12.elf ;
+REGRESS += fw_selftest_lockstep fw_gemm_mutants fw_gemm_mutants_4cl
+REGRESS_CMD.fw_selftest_lockstep := $(KTPU_SIM) --lockstep --progress 60 $(GEMM_ST_ELF)
+REGRESS_CMD.fw_gemm_mutants := tests/fw/gemm_mutants.sh $(KTPU_SIM) $(GEMM_MUT_ELFS)
+REGRESS_CMD.fw_gemm_mutants_4cl := tests/fw/gemm_mutants.sh $(KTPU_SIM4) $(FW_DIR)/mut/ktpu_gemm_selftest_m12.elf
 # ... and on a service that does not wait for quantise-on-upload's answers
 REGRESS_DEPS += $(FW_DIR)/mut/ktpu_gemm_selftest_upload_nowait.elf
-REGRESS_CMDS += tests/fw/gemm_mutants.sh $(KTPU_SIM) $(FW_DIR)/mut/ktpu_gemm_selftest_upload_nowait.elf ;
+REGRESS += fw_upload_mutant
+REGRESS_CMD.fw_upload_mutant := tests/fw/gemm_mutants.sh $(KTPU_SIM) $(FW_DIR)/mut/ktpu_gemm_selftest_upload_nowait.elf
 
 # make bench: the service's own cycles (JOB_CYCLES, no harness) on the
 # SPEC §15 grid on the 2-cluster machine, 1 and 2 clusters; the full grid

@@ -18,7 +18,8 @@ BENCH_DEPS += $(VL_DIR)/mem_agent/Vmem_agent_top
 BENCH_CMDS += tests/mem/bench.sh ;
 
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV)
-REGRESS_CMDS += scripts/mutants.sh mem ;
+REGRESS += mem_mutants
+REGRESS_CMD.mem_mutants := scripts/mutants.sh mem
 
 # A DRAM port over AXI4: bridge, protocol checker, AXI4 slave, DRAM model
 # (tests/mem/axi_tb.cpp), at the default latency and at latency 1.

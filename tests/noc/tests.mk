@@ -16,7 +16,8 @@ TEST_CMD.noc_mesh3x3 := $(VL_DIR)/noc_mesh3x3/Vktpu_mesh --cycles 100000 --seed 
 TEST_DEPS += $(VL_DIR)/noc_mesh2x2/Vktpu_mesh $(VL_DIR)/noc_mesh3x3/Vktpu_mesh
 
 REGRESS_DEPS += $(VL_DIR)/noc_mesh4x4/Vktpu_mesh $(VL_DIR)/noc_mesh3x3/Vktpu_mesh
-REGRESS_CMDS += tests/noc/regress.sh ;
+REGRESS += noc_regress
+REGRESS_CMD.noc_regress := tests/noc/regress.sh
 
 # Both planes with the memory agent and DRAM: every node at once, reads,
 # writes, peer packets and notes under back-pressure (the protocol-level

@@ -26,5 +26,6 @@ BENCH_CMDS += mkdir -p build/bench && $(VL_DIR)/node2/Vnode_top --seed 1 --csv b
   && $(VL_DIR)/node4p2/Vnode_top --seed 1 --csv build/bench/node4p2.csv ;
 
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV) $(GEN_H) $(VL_DIR)/node4p2/Vnode_top
-REGRESS_CMDS += scripts/mutants.sh node ;
-REGRESS_CMDS += $(VL_DIR)/node4p2/Vnode_top --seed 5 && $(VL_DIR)/node4p2/Vnode_top --seed 6 +ktpu_dram_latency=200 ;
+REGRESS += node_mutants node_gemm4p2_seeds
+REGRESS_CMD.node_mutants := scripts/mutants.sh node
+REGRESS_CMD.node_gemm4p2_seeds := $(VL_DIR)/node4p2/Vnode_top --seed 5 && $(VL_DIR)/node4p2/Vnode_top --seed 6 +ktpu_dram_latency=200

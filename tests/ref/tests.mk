@@ -37,7 +37,8 @@ TEST_CMD.ref_rv32_build := tests/ref/rv32_check.sh $(REF_SELFTEST_RV32) $(REF_LI
 # Deliberately broken references (34 mutants of sim/ref, each must make a
 # test above fail); minutes, so `make regress` rather than `make test`.
 REGRESS_DEPS += $(GEN_H)
-REGRESS_CMDS += tests/ref/mutants.sh ;
+REGRESS += ref_mutants
+REGRESS_CMD.ref_mutants := tests/ref/mutants.sh
 
 # The same self-test run on the simulated SoC: the rv32 reference library on
 # our own core, linked with the firmware runtime (printf on the UART, the

@@ -39,7 +39,8 @@ $(foreach n,4 13,$(eval $(call verilate,uart$(n),ktpu_uart,$(call rtl_srcs,uart)
 TEST_DEPS += $(VL_DIR)/uart4/Vktpu_uart $(VL_DIR)/uart13/Vktpu_uart
 TESTS += soc_uart
 TEST_CMD.soc_uart := $(VL_DIR)/uart4/Vktpu_uart && $(VL_DIR)/uart13/Vktpu_uart
-REGRESS_CMDS += scripts/mutants.sh soc ;
+REGRESS += soc_mutants
+REGRESS_CMD.soc_mutants := scripts/mutants.sh soc
 
 # The DRAM model's contract, on its own (two ports, small memory and queue).
 $(eval $(call verilate,dram_tb,dram_tb,$(call rtl_srcs,dram) tests/soc/dram_tb.sv tests/soc/dram_tb.cpp,))
@@ -69,7 +70,8 @@ TEST_DEPS += $(GEMM_FW_ELF) $(FW_DIR)/mut/ktpu_gemm_m12.elf $(FW_DIR)/mut/ktpu_g
 # make regress: the GEMM under 20 seeds (shape, distribution, format,
 # machine and DRAM latency vary with the seed).
 REGRESS_DEPS += $(GEMM_FW_ELF) $(KTPU_SIM) $(KTPU_SIM1) $(KTPU_SIM4)
-REGRESS_CMDS += tests/soc/regress_gemm.sh $(BUILD) ;
+REGRESS += soc_gemm_seeds
+REGRESS_CMD.soc_gemm_seeds := tests/soc/regress_gemm.sh $(BUILD)
 
 # SPEC §15 grid (make bench): build/bench/gemm.csv. The largest shapes take
 # minutes of host time on 1 cluster; SOC_BENCH_SHAPES narrows the grid.

@@ -16,4 +16,5 @@ TEST_DEPS += $(VL_DIR)/tensor_cluster_dp/Vtb_cluster_dp
 # Deliberately broken datapaths (mx_mac, TCU, cluster, model, RAM): each must
 # fail a bench. About 15 rebuilds, so in `make regress`, not `make test`.
 REGRESS_DEPS += $(REF_LIB) $(GEN_SV)
-REGRESS_CMDS += scripts/mutants.sh tensor ;
+REGRESS += tensor_mutants
+REGRESS_CMD.tensor_mutants := scripts/mutants.sh tensor
