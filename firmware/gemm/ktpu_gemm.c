@@ -23,7 +23,6 @@ static struct {
     int inited, present;               /* ktpu_gemm_init ran; clusters found, -1: no CPU node */
     uint32_t dirty;                    /* bit c: cluster c's counters ran since its last STATUS CLEAR */
     uint32_t live;                     /* bit c: cluster c may have instructions left to send */
-    uint32_t held;                     /* bit c: c's next FILL waits for a sweep to start (run's rounds) */
     struct ktpu_plan_cursor cur[MAXC];
     struct ktpu_plan_op op;
     /* each cluster's next instruction, encoded while the CPU waits */
@@ -77,7 +76,7 @@ static void clear_job_state(void)
     }
     R.detail = R.addr = R.flags_out = 0;
     R.nonfinite_told = R.uniform = R.lead_done = R.single = R.grouped = 0;
-    R.lead_n = R.lo = R.n_started = R.ann_due = R.held = 0;
+    R.lead_n = R.lo = R.n_started = R.ann_due = 0;
     R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = R.t_upload = 0;
     R.jobst = KTPU_JOBST_DONE;
 }
@@ -197,12 +196,10 @@ static void completion(const struct ktpu_cl_done *d)
 static inline void sweep_started(unsigned c)
 {
     R.gemm_wait[c]--;
-    R.held &= ~(1u << c);
     R.t_last_sweep = ktpu_read_mcycle() - R.t0;
     if (!R.t_first_sweep[c]) {
         R.t_first_sweep[c] = R.t_last_sweep;
         R.n_started++;
-        R.held = 0;   /* every cluster's first sweep may now have started */
     }
 }
 
@@ -220,7 +217,6 @@ static inline void take(const struct ktpu_cl_done *d)
         }
     } else if (d->op == KTPU_CLOP_GEMM && !d->written) {
         R.gemm_wait[d->cluster]--;
-        R.held &= ~(1u << d->cluster);
     }
     completion(d);
 }
@@ -637,9 +633,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         int sent = 0, done = 0;
         for (int round = 1; round && !stop;) {
             round = 0;
-            /* the rounds visit only clusters with a stream left and no
-             * FILL held (it waits for a completion: no visit finds more) */
-            uint32_t live = R.live & ~R.held;
+            uint32_t live = R.live;   /* the rounds visit only clusters with a stream left */
             for (unsigned c = 0; live; c++, live >>= 1) {
                 if (!(live & 1u)) continue;
                 uint32_t delta, tag;
@@ -653,7 +647,6 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                          * sweep has: read earlier, they would only take the
                          * ports from fills a sweep is waiting for */
                         unsend(c);
-                        R.held |= 1u << c;
                         break;
                     }
                     if (!R.t_start) R.t_start = ktpu_read_mcycle() - t0;
