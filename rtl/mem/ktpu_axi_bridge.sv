@@ -122,13 +122,16 @@ module ktpu_axi_bridge #(
   logic acc;
   assign acc = req_valid_i && req_ready_o;
 
-  // the open burst: what consecutive requests are still extending
+  // the open burst: what consecutive requests are still extending, and the
+  // beat that would extend it (ob_q.beat + len + 1, kept in a register of
+  // its own: the request meets a compare, not a sum)
   burst_t ob_q;
+  logic [BA-1:0] ob_next_q;
   logic [BA-1:0] req_beat;
   assign req_beat = req_addr_i[AddrBits-1:5];
   logic extend, close;
   assign extend = acc && ob_v_q && ob_q.w == req_write_i && ob_q.len != LB'(MaxBurst - 1) &&
-                  req_beat == ob_q.beat + BA'(ob_q.len) + BA'(1) && req_beat[6:0] != 7'd0;
+                  req_beat == ob_next_q && req_beat[6:0] != 7'd0;
   assign close  = ob_v_q && !extend;   // pushed into the burst queue this cycle
 
   always_ff @(posedge clk_i) begin
@@ -137,6 +140,7 @@ module ktpu_axi_bridge #(
     else if (close) ob_v_q <= 1'b0;
     if (extend) ob_q.len <= ob_q.len + LB'(1);
     else if (acc) ob_q <= {req_write_i, req_beat, LB'(0)};   // {w, beat, len}
+    if (acc) ob_next_q <= req_beat + BA'(1);   // extending or opening: the beat after this one
   end
 
   ktpu_fifo #(.Width(8), .Depth(TagDepth), .Primitive("block"), .Name("axi_bridge tags")) u_tags (
@@ -235,11 +239,13 @@ module ktpu_axi_bridge #(
     end
   end
 
-  // read beats issued and not yet handed to the native side
+  // room in the read-data FIFO for beats not yet issued: RdDepth less the
+  // read beats issued and not yet handed to the native side (kept as the
+  // room, so a burst's fit is one compare, not a sum and a compare)
   localparam int RcBits = $clog2(RdDepth + 1);
-  logic [RcBits-1:0] rd_owed_q;
+  logic [RcBits-1:0] rd_room_q;
   logic rd_fits;
-  assign rd_fits = 32'(rd_owed_q) + 32'(head.len) + 32'd1 <= 32'(RdDepth);
+  assign rd_fits = RcBits'(head.len) < rd_room_q;
 
   // Every condition below only becomes true with time while the head waits
   // (nothing else is issued meanwhile), so a raised AxVALID stays raised.
@@ -325,11 +331,11 @@ module ktpu_axi_bridge #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      rsp_beat_q <= '0; b_owed_q <= '0; rd_owed_q <= '0;
+      rsp_beat_q <= '0; b_owed_q <= '0; rd_room_q <= RcBits'(RdDepth);
     end else begin
       if (rsp_valid_o && rsp_ready_i) rsp_beat_q <= rsp_last ? '0 : rsp_beat_q + LB'(1);
       b_owed_q <= b_owed_q + FW'(b_go) - FW'(rsp_valid_o && rsp_ready_i && rsp_last && ord_w);
-      rd_owed_q <= rd_owed_q + (ar_go ? RcBits'(head.len) + RcBits'(1) : '0) - RcBits'(rd_pop);
+      rd_room_q <= rd_room_q - (ar_go ? RcBits'(head.len) + RcBits'(1) : '0) + RcBits'(rd_pop);
     end
   end
 
