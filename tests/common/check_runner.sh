@@ -14,11 +14,8 @@ t_fail${tab}echo "t_fail: 1 check failed"; exit 1
 t_quote${tab}printf '%s\n' "a  b" | grep -q 'a  b' && echo "t_quote: \$((6 * 7)) quoted"
 t_cwd${tab}test -f scripts/run_tests.sh && echo "t_cwd: in the tree"
 LIST
-pass=0 fail=0
-expect() {   # expect WHAT COMMAND...: passes if the command succeeds
-  local what=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what"; fi
-}
+# shellcheck source=tests/soc/check_lib.sh
+. tests/soc/check_lib.sh   # expect DESCRIPTION TEST...: counts into $ok of $n
 for mode in local parallel; do
   d=$tmp/$mode; mkdir -p "$d"
   if [ $mode = parallel ]; then par='--jobs 2'; else par=''; fi
@@ -44,5 +41,5 @@ expect "a filter: two tests" [ "$(tail -n 1 "$tmp/only.out")" = "2 passed, 0 fai
 KTPU_TEST_ONLY='nothing_*' scripts/run_tests.sh "$tmp/list" "$tmp/none" >"$tmp/none.out" 2>&1
 st=$?
 expect "a filter matching nothing: status 2, got $st" [ $st -eq 2 ]
-echo "test runner: $pass checks passed, $fail failed (its own jobs and GNU parallel)"
-[ "$fail" -eq 0 ]
+echo "test runner: $ok of $n checks passed (its own jobs and GNU parallel)"
+[ "$ok" -eq "$n" ]

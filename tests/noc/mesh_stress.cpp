@@ -275,10 +275,7 @@ int main(int argc, char **argv) {
     // stray_o counts a flit three cycles after it is sunk (ktpu_mesh's
     // pipelined counter); the last stray left before the good packet arrived
     m->node_in_valid_i = 0;
-    for (int c = 0; c < 3; c++) {
-      m->clk_i = 0; m->eval();
-      m->clk_i = 1; m->eval();
-    }
+    for (int c = 0; c < 3; c++) { m->clk_i = 0; m->eval(); m->clk_i = 1; m->eval(); }
     CHECK(m->stray_o == 6, "stray phase: stray_o %u, expected 6", m->stray_o);
   }
   m->final();
