@@ -6,6 +6,8 @@
 # way; a name filter and a filter matching nothing are checked once.
 set -u
 cd "$(dirname "$0")/../.."
+# run under make test, which sets these for its own runner (make test T=...)
+unset KTPU_TEST_ONLY KTPU_TEST_PARALLEL KTPU_TEST_JOBS
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 tab=$(printf '\t')
 cat >"$tmp/list" <<LIST
