@@ -1,31 +1,40 @@
 // ktpu_cpu: the RV32IM + Zicsr machine-mode sequencer core (SPEC §2, §9).
 //
-// Two stages behind a synchronous instruction RAM:
-//   F  the fetch address (next_pc, computed in X) is registered by the RAM
-//   X  decode, register read, ALU, branch, CSR, trap, data-bus request
-//   W  register write, CSR write; a load's data arrives here (bus rvalid)
-//      and is forwarded to X in the same cycle
-// Because X computes the next fetch address combinationally, a taken branch,
-// a jump, a trap and mret cost no bubble: the common instruction, loads
-// included, takes one cycle. Multi-cycle: M-extension ops (3 cycles for
-// multiply, 34 for divide), CSR writes (2: X holds while W writes), a load's
-// W stage waiting on a slow target (X holds while W waits), and a bus that
-// does not grant. Shaped for Yosys/ABC's LUT count (docs/cpu.md, "Size"), and
-// on the next-pc path for depth (docs/timing.md).
+// Four stages behind a synchronous instruction RAM:
+//   F  the RAM registers the fetch address (next_pc, below)
+//   D  decode; register read with forwarding into X's operand registers;
+//      jal and backward branches predicted taken (their target has its own
+//      adder from the pc and the instruction word alone)
+//   X  ALU, branch compare (a misprediction or jalr redirects the fetch: one
+//      bubble), address; a load from local RAM reads it here; mul/div
+//   M  commit: traps, interrupts, CSR read and write, mret, local stores,
+//      the data bus for everything outside local RAM, the register write
+// Each stage starts from registers, so no path runs from one stage's adder
+// into the next one's or into the fetch address through another carry
+// chain (docs/timing.md). Costs against the two-stage core this replaces:
+// a taken branch that was not predicted, a not-taken backward branch and
+// every jalr cost one bubble; an instruction that uses a load's or a CSR
+// read's result right after it waits one cycle. The common instruction
+// still takes one cycle.
 //
-// Data bus: dbus_req_o with we/addr/be/wdata is held until dbus_gnt_i
-// (only an interrupt may withdraw a request not yet granted: nothing has
-// happened, and the instruction runs again after mret).
-// dbus_err_i, valid with gnt, refuses the access (nothing is done) and makes
-// the instruction trap with an access fault. A granted read answers with
-// dbus_rvalid_i (one or more cycles later; one read in flight at most).
-// A granted write needs no answer.
+// Data: addresses below IMemBytes are local RAM, the fetch RAM's data copy
+// (lmem_*): a load reads it from X (the word arrives in M), a store writes
+// it from M, where it commits. The RAM reads the old word when it is
+// written in the same cycle, so a load right behind a store to the same
+// word takes the store's bytes from M's record of it. Everything else goes
+// over the data bus from M: dbus_req_o with we/addr/be/wdata is held until
+// dbus_gnt_i; dbus_err_i, valid with gnt, refuses the access (nothing is
+// done) and the instruction traps with an access fault; a granted read
+// answers with dbus_rvalid_i one or more cycles later (one read in flight).
+// Only an interrupt may withdraw a request not yet granted: nothing has
+// happened, and the instruction runs again after mret.
 //
 // Fetch: the instruction RAM holds IMemBytes from address 0; a pc outside it
 // takes an instruction access fault instead of wrapping.
 //
-// Simulation only: every retirement (and every trap) is reported through the
-// DPI function ktpu_rvfi_retire (sim/harness) for the lockstep check.
+// Simulation only: every instruction leaving M (retired or trapped) is
+// reported through the DPI function ktpu_rvfi_retire (sim/harness) for the
+// lockstep check.
 `default_nettype none
 
 module ktpu_cpu #(
@@ -34,10 +43,21 @@ module ktpu_cpu #(
 ) (
   input  wire logic        clk_i,
   input  wire logic        rst_i,
-  // instruction RAM read port, 1-cycle latency
+  // instruction RAM read port, 1-cycle latency; while imem_re_o is low the
+  // RAM keeps its last word (D waits)
+  output logic             imem_re_o,
   output logic [31:0]      imem_addr_o,
   input  wire logic [31:0] imem_rdata_i,
-  // data bus
+  // local RAM data port (addresses below IMemBytes): a read issued from X is
+  // answered the next cycle; a write is issued from M
+  output logic             lmem_re_o,
+  output logic [31:0]      lmem_raddr_o,
+  output logic             lmem_we_o,
+  output logic [31:0]      lmem_waddr_o,
+  output logic [3:0]       lmem_be_o,
+  output logic [31:0]      lmem_wdata_o,
+  input  wire logic [31:0] lmem_rdata_i,
+  // data bus (everything else)
   output logic             dbus_req_o,
   output logic             dbus_we_o,
   output logic [31:0]      dbus_addr_o,
@@ -75,28 +95,28 @@ module ktpu_cpu #(
   localparam logic [4:0] CauseIrqTimer        = 5'd7;
   localparam logic [4:0] CauseIrqExt          = 5'd11;
 
-  // ------------------------------------------------------------------ state
-  logic [31:0] pc_q;          // pc of the instruction in X
-  logic        x_valid_q;     // imem_rdata_i holds the word at pc_q
-
-  logic        w_valid_q, w_wr_q, w_load_q, w_ld_uns_q;
-  logic [4:0]  w_rd_q;
-  logic [1:0]  w_ld_size_q, w_ld_off_q;
-  logic [31:0] w_result_q;
+  // where a trap's mtval comes from
+  typedef enum logic [2:0] {TvalZero, TvalInsn, TvalPc, TvalTarget, TvalAddr} tval_e;
 
   logic [31:0] rf [32];       // LUTRAM, x0 masked on read, never reset
 
-  // CSRs
-  logic        mie_q, mpie_q;           // mstatus.MIE, mstatus.MPIE
-  logic        mtie_q, meie_q;          // mie.MTIE, mie.MEIE
-  logic [29:0] mtvec_q, mepc_q;         // 4-byte aligned: low bits read 0
-  logic        mcause_irq_q;
-  logic [4:0]  mcause_code_q;
-  logic [31:0] mtval_q, mscratch_q;
-  logic [63:0] mcycle_q, minstret_q;
-  logic        csr_wb_q;                // a CSR write is in W (see CSR update)
+  // pipeline control, defined under "control" below
+  logic        m_flush;       // M redirects the fetch (trap, mret, fence.i): X and D are dropped
+  logic        x_go;          // X's instruction (or bubble) moves on to M this cycle
+  logic        x_redirect;    // X's instruction needs the fetch redirected (misprediction, jalr)
+  logic        xr;            // ... which it is this cycle (the instruction now in M), to xr_pc_q:
+                              // X and D are dropped
+  logic        d_go;          // D's instruction moves on to X this cycle
 
-  // ------------------------------------------------------------------ decode
+  // M's result, forwarded to D (defined in M)
+  logic        m_valid_q, m_wr_q;
+  logic [4:0]  m_rd_q;
+  logic [31:0] m_result_q, m_value;
+
+  // ================================================================== D
+  logic [31:0] d_pc_q;        // the pc of the word on imem_rdata_i (the RAM reads
+                              // ResetPc throughout reset: valid from the first cycle)
+
   logic [31:0] insn;
   assign insn = imem_rdata_i;
   logic [6:0] opcode, funct7;
@@ -140,8 +160,7 @@ module ktpu_cpu #(
     is_op     = opcode == OpReg && (funct7 == 7'b0000000 ||
                 (funct7 == 7'b0100000 && (funct3 == 3'b000 || funct3 == 3'b101)));
     // fence (any pred/succ/fm) and fence.i: nothing is buffered between a
-    // store and the fetch port (the store is in RAM before the next fetch is
-    // issued), so both are no-ops here.
+    // store and the data port; fence.i refetches what follows it (M).
     is_fence  = opcode == OpFence && (funct3 == 3'b000 || funct3 == 3'b001);
     is_csr    = opcode == OpSystem && funct3 != 3'b000 && funct3 != 3'b100;
     is_ecall  = insn == 32'h0000_0073;
@@ -153,130 +172,360 @@ module ktpu_cpu #(
                 is_mret | is_wfi;
   end
 
-  // ------------------------------------------------------------------ operands
-  logic [31:0] ld_data, w_wdata;
-  logic        w_wait;    // a load in W whose data has not arrived
-  assign w_wait  = w_valid_q && w_load_q && !dbus_rvalid_i;
-  assign w_wdata = w_load_q ? ld_data : w_result_q;
-
-  logic [31:0] a, b;
+  // CSRs: which one (decoded again in M from the registered word), whether
+  // it exists and whether the instruction writes it. csrrs/csrrc (and the
+  // immediate forms) with rs1 field 0 do not write; addresses 0xC.. and
+  // 0xF.. are read-only by their encoding (bits 11:10).
+  logic [11:0] d_csr_addr;
+  logic        d_csr_write, d_csr_illegal;
+  assign d_csr_addr  = insn[31:20];
+  assign d_csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
   always_comb begin
-    a = (rs1 == 5'd0) ? 32'd0 : (w_valid_q && w_wr_q && w_rd_q == rs1) ? w_wdata : rf[rs1];
-    b = (rs2 == 5'd0) ? 32'd0 : (w_valid_q && w_wr_q && w_rd_q == rs2) ? w_wdata : rf[rs2];
+    unique case (d_csr_addr)
+      12'h300, 12'h301, 12'h304, 12'h305, 12'h340, 12'h341, 12'h342, 12'h343, 12'h344,
+      12'hB00, 12'hB80, 12'hB02, 12'hB82, 12'hC00, 12'hC80, 12'hC02, 12'hC82, 12'hC01, 12'hC81,
+      12'hF11, 12'hF12, 12'hF13, 12'hF14, 12'hF15:
+               d_csr_illegal = d_csr_write && d_csr_addr[11:10] == 2'b11;
+      default: d_csr_illegal = 1'b1;
+    endcase
   end
 
-  // ------------------------------------------------------------------ ALU
-  // One 33-bit adder serves add/sub, slt/sltu, load/store addresses and
-  // the results of lui (0 + imm), auipc (pc + imm) and jal/jalr (pc + 4),
-  // so the result select has few inputs (branches compare in their own
-  // subtractor, and jump targets have their own adder: below); one right
-  // shifter serves all three shifts (SLL by reversing in and out). Size
-  // before speed (SPEC §9).
-  logic        a_is_pc;
-  logic [31:0] alu_a, alu_b;
-  assign a_is_pc = is_auipc | is_jal | is_jalr;
+  // Exceptions decided from the word alone, in priority order; X adds the
+  // misaligned jump and access, M the bus fault.
+  logic       d_fetch_fault, d_exc;
+  logic [4:0] d_exc_cause;
+  tval_e      d_exc_tval;
+  assign d_fetch_fault = d_pc_q[31:IMemBits] != '0;
   always_comb begin
-    alu_a = is_lui ? 32'd0 : a_is_pc ? pc_q : a;
-    if (is_op)                   alu_b = b;
-    else if (is_store)           alu_b = imm_s;
-    else if (is_lui || is_auipc) alu_b = imm_u;
-    else if (is_jal || is_jalr)  alu_b = 32'd4;
-    else                         alu_b = imm_i;
+    d_exc = 1'b1; d_exc_cause = CauseIllegal; d_exc_tval = TvalInsn;
+    if (d_fetch_fault) begin
+      d_exc_cause = CauseInsnAccess; d_exc_tval = TvalPc;
+    end else if (!legal || (is_csr && d_csr_illegal)) begin
+      d_exc_cause = CauseIllegal; d_exc_tval = TvalInsn;
+    end else if (is_ecall) begin
+      d_exc_cause = CauseEcallM; d_exc_tval = TvalZero;
+    end else if (is_ebreak) begin
+      d_exc_cause = CauseBreakpoint; d_exc_tval = TvalPc;
+    end else begin
+      d_exc = 1'b0;
+    end
   end
-  logic        negate;
-  assign negate = ((is_op || is_opimm) && (funct3 == 3'b010 || funct3 == 3'b011)) ||
-                  (is_op && funct3 == 3'b000 && funct7[5]);
-  logic [32:0] addsub;
-  assign addsub = {1'b0, alu_a} + {1'b0, negate ? ~alu_b : alu_b} + 33'(negate);
+
+  // Which registers the instruction reads (a false match would only stall).
+  logic d_uses_rs1, d_uses_rs2, d_wr;
+  assign d_uses_rs1 = !(is_lui || is_auipc || is_jal || (is_csr && funct3[2]));
+  assign d_uses_rs2 = is_branch || is_store || opcode == OpReg;
+  assign d_wr       = (rd != 5'd0) && !(is_branch || is_store || is_fence || is_ecall ||
+                                        is_ebreak || is_mret || is_wfi);
+
+  // Prediction: jal always; a branch as a table of 2-bit counters says,
+  // indexed by the pc: each counts whether its branches agree with the
+  // static guess (backward taken: a loop; forward not) and starts at
+  // "weakly agree"; a return (jalr through ra or t0 that links nothing) to
+  // the address the last call (jal or jalr linking ra or t0) left on a
+  // four-entry stack. Not to a misaligned target (the jump then traps in
+  // M). The target adder reads only the pc and the word. The stack is
+  // updated in an instruction's first cycle in X (right or wrong path: it
+  // only predicts, X checks), with that update seen by D at once.
+  localparam int BhtBits = 6;
+  logic [1:0]  bht_q [2**BhtBits];   // flip-flops: reset to "weakly agree"
+  logic [31:0] d_target, d_pc4, d_pred_pc, ras_q [4];
+  logic [31:0] d_ras_top;
+  logic [1:0]  d_bht;
+  logic        d_pred, d_call, d_ret, d_agree;
+  assign d_call    = (is_jal || is_jalr) && (rd == 5'd1 || rd == 5'd5);
+  assign d_ret     = is_jalr && (rs1 == 5'd1 || rs1 == 5'd5) && !d_call;
+  assign d_target  = d_pc_q + (insn[3] ? imm_j : imm_b);   // bit 3 tells jal from a branch
+  assign d_pc4     = d_pc_q + 32'd4;
+  assign d_bht     = bht_q[d_pc_q[BhtBits+1:2]];
+  assign d_agree   = d_bht[1];
+  assign d_pred    = is_jal ? !imm_j[1] : d_ret || (is_branch && (imm_b[31] == d_agree) && !imm_b[1]);
+  assign d_pred_pc = d_ret ? d_ras_top : d_target;
+
+  // Operands: x0, M's result (M writes the register file as it commits, so
+  // the file holds everything older), or the file. X's own result is
+  // forwarded in X from M's register the next cycle (x_fwd_*); a load's or a
+  // CSR read's result is known only in M, so an instruction right behind
+  // one that uses it waits a cycle in D (d_wait).
+  logic [31:0] d_a, d_b;
+  always_comb begin
+    d_a = (rs1 == 5'd0) ? 32'd0 : (m_valid_q && m_wr_q && m_rd_q == rs1) ? m_value : rf[rs1];
+    d_b = (rs2 == 5'd0) ? 32'd0 : (m_valid_q && m_wr_q && m_rd_q == rs2) ? m_value : rf[rs2];
+  end
+
+  // ================================================================== X
+  logic        x_valid_q, x_wr_q, x_late_q;   // late: a load or CSR read, whose result comes in M
+  logic [4:0]  x_rd_q;
+  // x_a_q: rs1 (0 for lui, the pc for auipc); x_ab_q: rs2 or the immediate,
+  // the ALU's, shifter's and compare's second operand; x_b_q: rs2 (store
+  // data, mul/div)
+  logic [31:0] x_pc_q, x_insn_q, x_a_q, x_ab_q, x_b_q, x_target_q, x_pc4_q, x_ret_base_q;
+  logic        x_fwd_a_q, x_fwd_ab_q, x_fwd_b_q, x_pred_q;
+  logic        x_br_eq_q, x_br_lt_q, x_br_signed_q, x_br_flip_q, x_negate_q, x_static_q;
+  logic [1:0]  x_bht_q;
+  logic        x_call_q, x_ret_q, x_new_q;   // x_new_q: X's instruction entered this cycle
+  logic        x_jal_q, x_jalr_q, x_branch_q, x_load_q, x_store_q, x_muldiv_q;
+  logic        x_csr_q, x_csr_write_q, x_mret_q, x_fence_q, x_fencei_q;
+  logic        r_sum_q, r_shl_q, r_shr_q, r_slt_q, r_log_q, r_md_q, r_pc4_q;
+  logic        x_exc_q;
+  logic [4:0]  x_exc_cause_q;
+  tval_e       x_exc_tval_q;
+  logic [2:0]  x_funct3_q;
+  logic        x_sra_q;
+
+  // whether the second operand is the immediate (not rs2), and whether X's
+  // instruction (M's next cycle) writes rs1 / rs2 with a result M forwards
+  logic d_ab_imm, d_fwd_rs1, d_fwd_rs2;
+  assign d_ab_imm  = !(opcode == OpReg || is_branch);
+  assign d_fwd_rs1 = x_valid_q && x_wr_q && !x_late_q && x_rd_q == rs1;
+  assign d_fwd_rs2 = x_valid_q && x_wr_q && !x_late_q && x_rd_q == rs2;
+
+  logic d_wait;
+  assign d_wait = x_valid_q && x_late_q &&
+                  ((d_uses_rs1 && x_rd_q == rs1) || (d_uses_rs2 && x_rd_q == rs2));
+
+  // the operands, with M's result for the instruction just ahead
+  logic [31:0] a, ab, b;
+  assign a  = x_fwd_a_q ? m_result_q : x_a_q;
+  assign ab = x_fwd_ab_q ? m_result_q : x_ab_q;
+  assign b  = x_fwd_b_q ? m_result_q : x_b_q;
+
+  // One adder: add/sub, load/store addresses and lui (0 + imm), auipc (pc +
+  // imm); jal/jalr link with D's pc + 4, jalr targets have an adder of their
+  // own and slt/sltu compare in the branches' subtractor (below).
+  // D chose the operands, so nothing but M's result is selected in front
+  // of the carry chain.
   logic [31:0] sum;
-  assign sum = addsub[31:0];
-  logic lt, ltu;
-  assign ltu = !addsub[32];                                  // borrow out of a - b
-  assign lt  = (a[31] == alu_b[31]) ? addsub[31] : a[31];
+  assign sum = a + (x_negate_q ? ~ab : ab) + 32'(x_negate_q);
 
-  // Five explicit stages (logarithmic). Earlier versions of this core kept
-  // the stage-2 and stage-4 outputs (* keep *) to stop ABC flattening it;
-  // with this datapath that costs about 60 LUTs more than leaving it alone.
-  logic [31:0] sh_in, sh_out, sh_rev, sh_1, sh_3;
-  logic [31:0] sh_2, sh_4;
+  // Five explicit stages (logarithmic); SLL by reversing in and out.
+  logic [31:0] sh_in, sh_out, sh_rev, sh_1, sh_2, sh_3, sh_4;
   logic        sh_fill;
   always_comb begin
-    for (int i = 0; i < 32; i++) sh_in[i] = (funct3 == 3'b001) ? a[31-i] : a[i];
-    sh_fill = funct7[5] & a[31] & (funct3 == 3'b101);
-    sh_1    = alu_b[0] ? {{1{sh_fill}},  sh_in[31:1]} : sh_in;
-    sh_2    = alu_b[1] ? {{2{sh_fill}},  sh_1[31:2]}  : sh_1;
-    sh_3    = alu_b[2] ? {{4{sh_fill}},  sh_2[31:4]}  : sh_2;
-    sh_4    = alu_b[3] ? {{8{sh_fill}},  sh_3[31:8]}  : sh_3;
-    sh_out  = alu_b[4] ? {{16{sh_fill}}, sh_4[31:16]} : sh_4;
+    for (int i = 0; i < 32; i++) sh_in[i] = (x_funct3_q == 3'b001) ? a[31-i] : a[i];
+    sh_fill = x_sra_q & a[31];
+    sh_1    = ab[0] ? {{1{sh_fill}},  sh_in[31:1]} : sh_in;
+    sh_2    = ab[1] ? {{2{sh_fill}},  sh_1[31:2]}  : sh_1;
+    sh_3    = ab[2] ? {{4{sh_fill}},  sh_2[31:4]}  : sh_2;
+    sh_4    = ab[3] ? {{8{sh_fill}},  sh_3[31:8]}  : sh_3;
+    sh_out  = ab[4] ? {{16{sh_fill}}, sh_4[31:16]} : sh_4;
     for (int i = 0; i < 32; i++) sh_rev[i] = sh_out[31-i];
   end
 
   logic [31:0] logic_out;
   always_comb begin
-    unique case (funct3[1:0])
-      2'b00:   logic_out = a ^ alu_b;
-      2'b10:   logic_out = a | alu_b;
-      default: logic_out = a & alu_b;
+    unique case (x_funct3_q[1:0])
+      2'b00:   logic_out = a ^ ab;
+      2'b10:   logic_out = a | ab;
+      default: logic_out = a & ab;
     endcase
   end
 
-  // A branch compares rs1 and rs2 in a subtractor of its own, not in the
-  // ALU adder: the instruction's decode (the adder's operand select and
-  // negate) is then off the path from the forwarded operands through the
-  // branch decision into the fetch address (docs/timing.md).
-  logic        br_taken, b_eq, b_lt, b_ltu;
-  logic [32:0] b_diff;
-  assign b_diff = {1'b0, a} - {1'b0, b};
-  assign b_eq   = a == b;
-  assign b_ltu  = b_diff[32];                                // borrow out of a - b
-  assign b_lt   = (a[31] == b[31]) ? b_diff[31] : a[31];
-  logic unused_b_diff;   // only the sign and the borrow decide
-  assign unused_b_diff = ^b_diff[30:0];
+  // Branches, slt and sltu compare in subtractors of their own, in two
+  // halves side by side (a carry chain half as long): the high half 17 bits
+  // wide, so that its borrow is the signed or the unsigned less-than (the
+  // sign extended or not), the low half unsigned; a < b when the high halves
+  // say so, or are equal and the low halves say so. D decoded which outcome
+  // is which (x_br_*), so between the compare and the fetch address there
+  // is only the redirect's AND-OR and the address multiplexer.
+  logic        b_eq, br_hit, br_taken, b_lt, hi_eq;
+  logic [16:0] hi_diff, lo_diff;
+  assign hi_diff  = {x_br_signed_q & a[31], a[31:16]} - {x_br_signed_q & ab[31], ab[31:16]};
+  assign lo_diff  = {1'b0, a[15:0]} - {1'b0, ab[15:0]};
+  assign hi_eq    = a[31:16] == ab[31:16];
+  assign b_lt     = hi_diff[16] || (hi_eq && lo_diff[16]);
+  assign b_eq     = a == ab;
+  assign br_hit   = (x_br_eq_q && b_eq) || (x_br_lt_q && b_lt);   // beq, blt(u) taken
+  assign br_taken = br_hit ^ x_funct3_q[0];                       // bne, bge(u): the opposite
+  logic unused_diff;   // only the borrows decide
+  assign unused_diff = ^{hi_diff[15:0], lo_diff[15:0]};
+
+  // Where the program goes next, and whether X must redirect the fetch to
+  // it: a branch whose outcome differs from D's prediction, and every jalr.
+  logic        x_taken, x_jump_mis;
+  logic [31:0] x_jalr_target, x_jump_target;
+  assign x_taken       = x_jal_q || x_jalr_q || (x_branch_q && br_taken);
+  // jalr's target from an adder of its own: no operand select in front
+  logic [31:0] jalr_sum;
+  assign jalr_sum      = a + x_ab_q;   // the immediate
+  logic unused_jalr_sum0;   // jalr clears the target's bit 0
+  assign unused_jalr_sum0 = jalr_sum[0];
+  assign x_jalr_target = {jalr_sum[31:1], 1'b0};
+  assign x_jump_target = x_jalr_q ? x_jalr_target : x_target_q;
+  // a taken jump to a target that is 2 mod 4 traps on itself
+  assign x_jump_mis    = x_taken && x_jump_target[1];
+  // The redirect's address waits for no compare: a mispredicted branch goes
+  // where D did not send it.
+  // x_br_* are 0 in a bubble. A jalr redirects unless it was predicted to
+  // where it goes. The redirect is registered as the instruction moves on
+  // to M (m_redirect_q, xr_pc_q), so the compare ends at a register; the next cycle
+  // drops what X and D then hold: a misprediction costs two bubbles.
+  logic [31:0] x_redirect_pc, xr_pc_q;
+  // (a predicted return goes where predicted when rs1 = the target - imm,
+  // which D computed: no compare after the adder)
+  assign x_redirect    = (br_hit ^ x_br_flip_q) || (x_jalr_q && (!x_pred_q || a != x_ret_base_q));
+  assign x_redirect_pc = x_jalr_q ? x_jalr_target : x_pred_q ? x_pc4_q : x_target_q;
+
+  // memory: the address, misalignment, local RAM or the bus
+  logic x_mem_mis, x_local;
   always_comb begin
-    unique case (funct3)
-      3'b000:  br_taken = b_eq;
-      3'b001:  br_taken = !b_eq;
-      3'b100:  br_taken = b_lt;
-      3'b101:  br_taken = !b_lt;
-      3'b110:  br_taken = b_ltu;
-      default: br_taken = !b_ltu;
+    unique case (x_funct3_q[1:0])
+      2'b00:   x_mem_mis = 1'b0;
+      2'b01:   x_mem_mis = sum[0];
+      default: x_mem_mis = sum[1:0] != 2'b00;
+    endcase
+  end
+  assign x_local = sum[31:IMemBits] == '0;
+
+  // X's own exceptions go to M as they are (after the compare, a jump's
+  // misalignment is one gate from a register); M ranks them behind D's.
+  logic x_mem_mis_exc;
+  assign x_mem_mis_exc = (x_load_q || x_store_q) && x_mem_mis;
+
+  // A load reads local RAM now, wherever it is going (harmless if the load
+  // is dropped or reads elsewhere: M takes the word only for a local one).
+  assign lmem_re_o    = x_valid_q && x_load_q;
+  assign lmem_raddr_o = {sum[31:2], 2'b00};
+
+  // M extension: started once nothing ahead can stall or drop it (so its
+  // one-cycle done is never missed); a trap in M cancels it.
+  logic        md_done, md_busy, md_req, md_wait;
+  logic [31:0] md_result;
+  logic        m_stall;
+  assign md_req  = x_valid_q && x_muldiv_q && !x_exc_q && !m_stall && !m_flush && !xr;
+  assign md_wait = x_valid_q && x_muldiv_q && !x_exc_q && !md_done;
+  ktpu_cpu_muldiv u_muldiv (
+    .clk_i, .rst_i,
+    .kill_i  (m_flush),
+    .req_i   (md_req),
+    .op_i    (x_funct3_q),
+    .a_i     (a),
+    .b_i     (b),
+    .busy_o  (md_busy),
+    .done_o  (md_done),
+    .result_o(md_result)
+  );
+  logic unused_md_busy;
+  assign unused_md_busy = md_busy;
+
+  // X's result (loads and CSR reads fill theirs in M): the sum, the latest
+  // to settle, chosen last; the rest one AND-OR select.
+  (* keep *) logic [31:0] x_other;
+  logic [31:0] x_result;
+  assign x_other  = ({32{r_shl_q}} & sh_rev) | ({32{r_shr_q}} & sh_out) | {31'd0, r_slt_q & b_lt} |
+                    ({32{r_log_q}} & logic_out) | ({32{r_md_q}} & md_result) | ({32{r_pc4_q}} & x_pc4_q);
+  assign x_result = r_sum_q ? sum : x_other;
+
+  // store data and byte enables, as the bus and the RAM take them
+  logic [3:0]  x_be;
+  logic [31:0] x_sdata;
+  always_comb begin
+    unique case (x_funct3_q[1:0])
+      2'b00:   begin x_be = 4'b0001 << sum[1:0]; x_sdata = {4{b[7:0]}}; end
+      2'b01:   begin x_be = 4'b0011 << sum[1:0]; x_sdata = {2{b[15:0]}}; end
+      default: begin x_be = 4'b1111;             x_sdata = b; end
     endcase
   end
 
-  // Whether a jump's target is 2 mod 4, straight from the operands (the
-  // target itself comes out of the pc adder below, which needs to know
-  // whether the instruction fires). jal and branch offsets are even and the
-  // pc is 4-aligned, so only the immediate's bit 1 counts; jalr adds rs1.
-  logic jump, jump_mis;
-  assign jump     = is_jal | is_jalr | (is_branch & br_taken);
-  assign jump_mis = is_jalr ? (a[1] ^ imm_i[1] ^ (a[0] & imm_i[0])) :
-                    is_jal  ? imm_j[1] : imm_b[1];
+  // ================================================================== M
+  logic [31:0] m_pc_q, m_insn_q, m_pc4_q, m_target_q, m_sdata_q, m_csr_src_q, m_next;
+  logic        m_taken_q;   // a jump or a taken branch: the program goes on at m_target_q
+  assign m_next = m_taken_q ? m_target_q : m_pc4_q;
+  logic [3:0]  m_be_q;
+  logic [2:0]  m_funct3_q;
+  logic        m_load_q, m_store_q, m_local_q, m_csr_q, m_csr_write_q, m_mret_q;
+  logic        m_fence_q, m_fencei_q, m_gnt_q;
+  logic        m_dexc_q, m_jump_mis_q, m_mem_mis_q;   // D's exception, X's two
+  logic [4:0]  m_exc_cause_q;                         // D's
+  tval_e       m_exc_tval_q;
+  logic        m_exc;
+  assign m_exc = m_dexc_q || m_jump_mis_q || m_mem_mis_q;
+  logic        mie_q, mpie_q, mtie_q, meie_q;
+  logic [29:0] mtvec_q, mepc_q;          // 4-byte aligned: low bits read 0
 
-  // ------------------------------------------------------------------ memory
-  logic [31:0] mem_addr;
-  logic        mem_misaligned;
-  assign mem_addr = sum;
+  logic irq_pending, irq_take;
+  logic [4:0] irq_cause;
+  assign irq_pending = mie_q && ((mtie_q && irq_timer_i) || (meie_q && irq_ext_i));
+  assign irq_cause   = (meie_q && irq_ext_i) ? CauseIrqExt : CauseIrqTimer;
+  // taken instead of M's instruction, unless its bus access is under way
+  assign irq_take    = m_valid_q && irq_pending && !m_gnt_q;
+
+  // A refused access (dbus_err_i) is recorded and traps the next cycle, so
+  // the fetch address does not wait for the bus's decode.
+  logic m_bus, m_fault_q;
+  assign m_bus        = m_valid_q && (m_load_q || m_store_q) && !m_local_q && !m_exc;
+  assign dbus_req_o   = m_bus && !irq_take && !m_gnt_q && !m_fault_q;
+  assign dbus_we_o    = m_store_q;
+  assign dbus_addr_o  = {m_result_q[31:2], 2'b00};
+  assign dbus_be_o    = m_be_q;
+  assign dbus_wdata_o = m_sdata_q;
+
+  logic bus_done;
+  assign bus_done  = m_store_q ? dbus_req_o && dbus_gnt_i && !dbus_err_i : m_gnt_q && dbus_rvalid_i;
+  assign m_stall   = m_bus && !irq_take && !m_fault_q && !bus_done;
+
+  // X's redirect, registered with the instruction: acted on in its one
+  // cycle in M (a branch or jalr never waits there)
+  logic m_redirect_q;
+  assign xr = m_valid_q && m_redirect_q;
+
+  logic m_fire, m_trap, m_retire;
+  // A trapping instruction, mret and fence.i never wait for the bus: what
+  // they do is decided without its grant.
+  assign m_fire   = m_valid_q && !m_stall;
+  assign m_trap   = m_valid_q && (irq_take || m_exc || m_fault_q);
+  assign m_retire = m_fire && !m_trap;
+  assign m_flush  = m_trap || (m_valid_q && (m_mret_q || m_fencei_q));
+  assign fence_o  = m_retire && m_fence_q;
+
+  assign lmem_we_o    = m_valid_q && m_store_q && m_local_q && !m_exc && !irq_take;
+  assign lmem_waddr_o = {m_result_q[31:2], 2'b00};
+  assign lmem_be_o    = m_be_q;
+  assign lmem_wdata_o = m_sdata_q;
+
+  // The word a local load reads, with the bytes of a store to it committed
+  // the cycle the load left X (which the RAM did not return: read-first);
+  // the addresses compared then, in X.
+  logic        s_hit_q;
+  logic [31:0] s_data_q;
+  logic [3:0]  s_be_q;
+  always_ff @(posedge clk_i) begin
+    // within local RAM only: a load from elsewhere takes no bytes from here
+    s_hit_q  <= lmem_we_o && m_result_q[IMemBits-1:2] == sum[IMemBits-1:2];
+    s_data_q <= m_sdata_q;
+    s_be_q   <= m_be_q;
+  end
+  logic [31:0] ld_raw, ld_word, ld_data;
   always_comb begin
-    unique case (funct3[1:0])
-      2'b00:   mem_misaligned = 1'b0;
-      2'b01:   mem_misaligned = mem_addr[0];
-      default: mem_misaligned = mem_addr[1:0] != 2'b00;
+    ld_raw = dbus_rdata_i;
+    if (m_local_q)
+      for (int l = 0; l < 4; l++)
+        ld_raw[8*l +: 8] = (s_hit_q && s_be_q[l]) ? s_data_q[8*l +: 8] : lmem_rdata_i[8*l +: 8];
+  end
+  assign ld_word = ld_raw >> {m_result_q[1:0], 3'b000};
+  always_comb begin
+    unique case (m_funct3_q[1:0])
+      2'b00:   ld_data = {{24{!m_funct3_q[2] & ld_word[7]}}, ld_word[7:0]};
+      2'b01:   ld_data = {{16{!m_funct3_q[2] & ld_word[15]}}, ld_word[15:0]};
+      default: ld_data = ld_word;
     endcase
   end
 
   // ------------------------------------------------------------------ CSRs
+  // Read and written in M, where the instruction commits: a CSR read sees
+  // every older instruction's effect (minstret counts them exactly) and the
+  // next instruction sees its write. Read mux as one-hot selects ANDed and
+  // ORed (Yosys/ABC maps a case on 12 address bits into several times the
+  // LUTs of this form).
   logic [11:0] csr_addr;
-  assign csr_addr = insn[31:20];
+  assign csr_addr = m_insn_q[31:20];
+  logic        mcause_irq_q;
+  logic [4:0]  mcause_code_q;
+  logic [31:0] mtval_q, mscratch_q;
+  logic [63:0] mcycle_q, minstret_q;
   logic [31:0] csr_rdata;
-  logic        csr_known, csr_write;
-  // csrrs/csrrc (and the immediate forms) with rs1 field 0 do not write.
-  assign csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
-
-  // Read mux as one-hot selects ANDed and ORed: the same function as a case
-  // statement, but Yosys/ABC maps a 25-way case on 12 address bits into
-  // several times the LUTs of this form.
   logic s_mstatus, s_misa, s_mie, s_mtvec, s_mscratch, s_mepc, s_mcause, s_mtval, s_mip;
-  logic s_cyc, s_cych, s_ins, s_insh, s_time, s_timeh, s_zero;
+  logic s_cyc, s_cych, s_ins, s_insh, s_time, s_timeh;
   always_comb begin
     s_mstatus  = csr_addr == 12'h300;
     s_misa     = csr_addr == 12'h301;
@@ -294,11 +543,9 @@ module ktpu_cpu #(
     s_insh     = csr_addr == 12'hB82 || csr_addr == 12'hC82;
     s_time     = csr_addr == 12'hC01;
     s_timeh    = csr_addr == 12'hC81;
-    s_zero     = csr_addr[11:4] == 8'hF1 && csr_addr[3:0] != 4'h0 && csr_addr[3:0] <= 4'h5;
-    csr_known  = s_mstatus | s_misa | s_mie | s_mtvec | s_mscratch | s_mepc | s_mcause |
-                 s_mtval | s_mip | s_cyc | s_cych | s_ins | s_insh | s_time | s_timeh | s_zero;
+    // the ids (0xF11..0xF15) read 0
     csr_rdata  = ({32{s_mstatus}}  & {19'd0, 2'b11, 3'd0, mpie_q, 3'd0, mie_q, 3'd0}) | // MPP = M
-                 ({32{s_misa}}     & ktpu_pkg::CSR_MISA_VALUE) |                                   // MXL=1, I, M
+                 ({32{s_misa}}     & ktpu_pkg::CSR_MISA_VALUE) |                        // MXL=1, I, M
                  ({32{s_mie}}      & {20'd0, meie_q, 3'd0, mtie_q, 7'd0}) |
                  ({32{s_mtvec}}    & {mtvec_q, 2'b00}) |                                 // direct mode
                  ({32{s_mscratch}} & mscratch_q) |
@@ -313,232 +560,232 @@ module ktpu_cpu #(
                  ({32{s_time}}     & mtime_i[31:0]) |
                  ({32{s_timeh}}    & mtime_i[63:32]);
   end
-  // Addresses 0xC.. and 0xF.. are read-only by their encoding (bits 11:10).
-  logic csr_illegal;
-  assign csr_illegal = !csr_known || (csr_write && csr_addr[11:10] == 2'b11);
 
-  // ------------------------------------------------------------------ M ext
-  logic        md_done, md_busy, md_req;
-  logic [31:0] md_result;
-  ktpu_cpu_muldiv u_muldiv (
-    .clk_i, .rst_i,
-    .req_i   (md_req),
-    .op_i    (funct3),
-    .a_i     (a),
-    .b_i     (b),
-    .busy_o  (md_busy),
-    .done_o  (md_done),
-    .result_o(md_result)
-  );
+  localparam int WsMstatus = 0, WsMie = 1, WsMtvec = 2, WsMscratch = 3, WsMepc = 4,
+                 WsMcause = 5, WsMtval = 6, WsCyc = 7, WsCych = 8, WsIns = 9, WsInsh = 10;
+  logic [31:0] csr_wdata;
+  logic [10:0] csr_we;          // write this CSR this cycle
+  always_comb begin
+    unique case (m_funct3_q[1:0])
+      2'b01:   csr_wdata = m_csr_src_q;
+      2'b10:   csr_wdata = csr_rdata | m_csr_src_q;
+      default: csr_wdata = csr_rdata & ~m_csr_src_q;
+    endcase
+    csr_we = {s_insh, s_ins, s_cych, s_cyc, s_mtval, s_mcause, s_mepc, s_mscratch, s_mtvec, s_mie,
+              s_mstatus} & {11{m_retire && m_csr_q && m_csr_write_q}};
+  end
+
+  // M's result: what it writes to rd and forwards to D
+  assign m_value = m_load_q ? ld_data : m_csr_q ? csr_rdata : m_result_q;
 
   // ------------------------------------------------------------------ traps
-  logic irq_pending, irq_take;
-  logic [4:0] irq_cause;
-  assign irq_pending = mie_q && ((mtie_q && irq_timer_i) || (meie_q && irq_ext_i));
-  assign irq_cause   = (meie_q && irq_ext_i) ? CauseIrqExt : CauseIrqTimer;
-
-  logic fetch_fault;
-  assign fetch_fault = pc_q[31:IMemBits] != '0;
-
-  // Exceptions decided from the instruction alone, in priority order, and
-  // where each trap's mtval comes from.
-  typedef enum logic [2:0] {TvalZero, TvalInsn, TvalPc, TvalTarget, TvalAddr} tval_e;
-  logic       exc;
-  logic [4:0] exc_cause;
-  tval_e      exc_tval;
-  always_comb begin
-    exc = 1'b1; exc_cause = CauseIllegal; exc_tval = TvalInsn;
-    if (fetch_fault) begin
-      exc_cause = CauseInsnAccess; exc_tval = TvalPc;
-    end else if (!legal || (is_csr && csr_illegal)) begin
-      exc_cause = CauseIllegal; exc_tval = TvalInsn;
-    end else if (is_ecall) begin
-      exc_cause = CauseEcallM; exc_tval = TvalZero;
-    end else if (is_ebreak) begin
-      exc_cause = CauseBreakpoint; exc_tval = TvalPc;
-    end else if (jump && jump_mis) begin
-      exc_cause = CauseInsnMisaligned; exc_tval = TvalTarget;   // the jump target
-    end else if ((is_load || is_store) && mem_misaligned) begin
-      exc_cause = is_store ? CauseStoreMisaligned : CauseLoadMisaligned; exc_tval = TvalAddr;
-    end else begin
-      exc = 1'b0;
-    end
-  end
-
-  // ------------------------------------------------------------------ control
-  logic go;           // X holds a real instruction this cycle
-  assign go = x_valid_q && !rst_i && !w_wait && !csr_wb_q;
-  // Once an M op has started it finishes before an interrupt may cut in.
-  assign irq_take = go && irq_pending && !md_busy;
-  assign md_req   = go && is_muldiv && !exc && !irq_take;
-
-  logic mem_op;
-  assign mem_op = go && !irq_take && !exc && (is_load || is_store);
-  assign dbus_req_o   = mem_op;
-  assign dbus_we_o    = is_store;
-  assign dbus_addr_o  = {mem_addr[31:2], 2'b00};
-  always_comb begin
-    unique case (funct3[1:0])
-      2'b00:   begin dbus_be_o = 4'b0001 << mem_addr[1:0]; dbus_wdata_o = {4{b[7:0]}}; end
-      2'b01:   begin dbus_be_o = 4'b0011 << mem_addr[1:0]; dbus_wdata_o = {2{b[15:0]}}; end
-      default: begin dbus_be_o = 4'b1111;                  dbus_wdata_o = b; end
-    endcase
-  end
-
-  logic bus_fault, trap, fire, retire;
-  assign bus_fault = mem_op && dbus_gnt_i && dbus_err_i;
-  // X completes this cycle (retires or traps)
-  assign fire = go && (irq_take || exc || bus_fault ||
-                       (is_muldiv ? md_done : (!mem_op || dbus_gnt_i)));
-  assign trap   = irq_take || (go && exc) || bus_fault;   // implies fire
-  assign retire = fire && !trap;
-  assign fence_o = retire && is_fence;
-
-  // The next pc's candidates, none from the ALU adder: pc + 4, and the
-  // jump target from an adder of its own (pc + the jal or branch offset,
-  // rs1 + imm for jalr), whose inputs do not wait for the branch decision.
-  // Whether a branch is taken or the instruction traps then only selects
-  // among them: one carry chain between a register and the fetch address,
-  // not the compare's and then the target's in series (docs/timing.md).
-  logic        take_jump;
-  logic [31:0] pc_plus4, target_sum, jump_target;
-  assign take_jump   = go && jump && !fetch_fault && !irq_take;
-  assign pc_plus4    = pc_q + 32'd4;
-  assign target_sum  = (is_jalr ? a : pc_q) + (is_jalr ? imm_i : is_jal ? imm_j : imm_b);
-  assign jump_target = {target_sum[31:1], 1'b0};
-  logic unused_target_sum0;   // jalr clears the target's bit 0
-  assign unused_target_sum0 = target_sum[0];
-
   logic [4:0]  trap_cause;
   logic [31:0] trap_tval;
   tval_e       trap_tsel;
   always_comb begin
-    if (irq_take)       begin trap_cause = irq_cause; trap_tsel = TvalZero; end
-    else if (exc)       begin trap_cause = exc_cause; trap_tsel = exc_tval; end
-    else                begin trap_cause = is_store ? CauseStoreAccess : CauseLoadAccess;
-                              trap_tsel  = TvalAddr; end
+    if (irq_take)     begin trap_cause = irq_cause; trap_tsel = TvalZero; end
+    else if (m_dexc_q) begin trap_cause = m_exc_cause_q; trap_tsel = m_exc_tval_q; end
+    else if (m_jump_mis_q) begin trap_cause = CauseInsnMisaligned; trap_tsel = TvalTarget; end
+    else if (m_mem_mis_q) begin
+      trap_cause = m_store_q ? CauseStoreMisaligned : CauseLoadMisaligned; trap_tsel = TvalAddr;
+    end
+    else              begin trap_cause = m_store_q ? CauseStoreAccess : CauseLoadAccess;
+                            trap_tsel  = TvalAddr; end
     unique case (trap_tsel)
       TvalZero:   trap_tval = 32'd0;
-      TvalInsn:   trap_tval = insn;
-      TvalPc:     trap_tval = pc_q;
-      TvalTarget: trap_tval = jump_target;
-      default:    trap_tval = mem_addr;
+      TvalInsn:   trap_tval = m_insn_q;
+      TvalPc:     trap_tval = m_pc_q;
+      TvalTarget: trap_tval = m_target_q;
+      default:    trap_tval = m_result_q;
     endcase
   end
 
-  // The low two bits of every fetch address are 0: a target that is not
-  // traps instead (mtvec and mepc hold 30 bits).
-  logic [31:0] next_pc;
+  // ================================================================== control
+  assign x_go       = !m_stall && !md_wait;
+  assign d_go       = x_go && !d_wait;
+
+  // The fetch address. The low two bits are 0 but for a misaligned jump's
+  // target, which is never executed: the jump traps in M. Reset and M's
+  // redirect first, then X's, then D's prediction or pc + 4. When D waits,
+  // the RAM is not read (it keeps D's word) instead of reading D's pc
+  // again: the stall, which comes from the data bus's grant, then ends at
+  // the RAM's read enable and D's pc register, not in the fetch address.
+  logic        m_sel;
+  logic [31:0] next_pc, next_pc_m, next_pc_d;
+  assign m_sel = rst_i || m_flush;
   always_comb begin
-    if (trap)                next_pc = {mtvec_q, 2'b00};
-    else if (go && is_mret)  next_pc = {mepc_q, 2'b00};
-    else if (take_jump)      next_pc = {jump_target[31:2], 2'b00};
-    else if (retire)         next_pc = pc_plus4;
-    else                     next_pc = pc_q;
+    if (rst_i)         next_pc_m = ResetPc;
+    else if (m_trap)   next_pc_m = {mtvec_q, 2'b00};
+    else if (m_mret_q) next_pc_m = {mepc_q, 2'b00};
+    else               next_pc_m = m_next;   // fence.i: what follows, fetched again
   end
+  assign next_pc_d   = d_pred ? d_pred_pc : d_pc4;
+  assign next_pc     = m_sel ? next_pc_m : xr ? xr_pc_q : next_pc_d;
   assign imem_addr_o = next_pc;
+  assign imem_re_o   = m_sel || xr || d_go;
 
-  // Result of the X instruction (loads fill theirs in W): one AND-OR select.
-  // Decoded from as few bits as the written instructions need (results of
-  // instructions that write no register are don't-care): opcode bit 2 is
-  // set for lui/auipc/jal/jalr (and fence), whose result is the sum.
-  logic [31:0] x_result;
-  logic        x_wr;
-  logic        r_md, r_csr, r_alu, r_sum, r_shl, r_shr, r_slt, r_log;
+  always_ff @(posedge clk_i) if (imem_re_o) d_pc_q <= next_pc;
+
+  // D -> X
+  // A branch counts in the table whether it went the static guess's way,
+  // computed in X and written in its cycle in M (from registers).
+  logic       bht_upd, m_branch_q;
+  logic [1:0] bht_new, m_bht_new_q;
+  assign bht_upd = m_valid_q && m_branch_q;
   always_comb begin
-    x_wr  = (rd != 5'd0) && !(is_branch || is_store || is_fence || is_ecall ||
-                              is_ebreak || is_mret || is_wfi);
-    r_md  = is_muldiv;
-    r_csr = is_csr;
-    r_alu = !r_md && !r_csr;
-    r_sum = r_alu && (opcode[2] || funct3 == 3'b000);
-    r_shl = r_alu && !opcode[2] && funct3 == 3'b001;
-    r_shr = r_alu && !opcode[2] && funct3 == 3'b101;
-    r_slt = r_alu && !opcode[2] && funct3[2:1] == 2'b01;
-    r_log = r_alu && !opcode[2] && funct3[2] && funct3[1:0] != 2'b01;
-    x_result = ({32{r_sum}} & sum) | ({32{r_shl}} & sh_rev) | ({32{r_shr}} & sh_out) |
-               {31'd0, r_slt & (funct3[0] ? ltu : lt)} | ({32{r_log}} & logic_out) |
-               ({32{r_csr}} & csr_rdata) | ({32{r_md}} & md_result);
+    if (br_taken == x_static_q) bht_new = x_bht_q == 2'd3 ? 2'd3 : x_bht_q + 2'd1;
+    else                        bht_new = x_bht_q == 2'd0 ? 2'd0 : x_bht_q - 2'd1;
+  end
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < 2**BhtBits; i++)   // a constant index each (Yosys, docs/timing.md)
+      if (rst_i) bht_q[i] <= 2'd2;
+      else if (bht_upd && m_pc_q[BhtBits+1:2] == BhtBits'(i)) bht_q[i] <= m_bht_new_q;
   end
 
+  // the return-address stack, from registers: an instruction's first cycle
+  // in X (not one a redirect drops)
+  logic ras_push, ras_pop;
+  assign ras_push  = x_new_q && x_valid_q && !xr && x_call_q;
+  assign ras_pop   = x_new_q && x_valid_q && !xr && x_ret_q;
+  assign d_ras_top = ras_push ? x_pc4_q : ras_pop ? ras_q[1] : ras_q[0];
+
+  logic x_take;   // D's instruction enters X (not in the cycle of a redirect)
+  assign x_take = d_go && !xr;
+  always_ff @(posedge clk_i) begin
+    xr_pc_q <= x_redirect_pc;
+    x_new_q <= x_go && x_take;
+    if (ras_push)
+      {ras_q[3], ras_q[2], ras_q[1], ras_q[0]} <= {ras_q[2], ras_q[1], ras_q[0], x_pc4_q};
+    else if (ras_pop)
+      {ras_q[2], ras_q[1], ras_q[0]} <= {ras_q[3], ras_q[2], ras_q[1]};
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_i || m_flush || xr) begin
+      x_valid_q   <= 1'b0;
+      x_br_eq_q   <= 1'b0;
+      x_br_lt_q   <= 1'b0;
+      x_br_flip_q <= 1'b0;
+    end else if (x_go) begin
+      x_valid_q   <= x_take;
+      // the compare a branch makes, and whether its outcome is the opposite
+      // of the prediction when the compare holds (bne, bge(u) and the
+      // predicted ones; jalr: always)
+      x_br_eq_q   <= x_take && is_branch && !funct3[2];
+      x_br_lt_q   <= x_take && is_branch && funct3[2];
+      x_br_flip_q <= x_take && is_branch && (funct3[0] ^ d_pred);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (x_go) begin
+      x_pc_q        <= d_pc_q;
+      x_insn_q      <= insn;
+      x_wr_q        <= d_wr;
+      x_rd_q        <= rd;
+      x_late_q      <= d_wr && (is_load || is_csr);
+      x_a_q         <= is_lui ? 32'd0 : is_auipc ? d_pc_q : d_a;
+      x_ab_q        <= d_ab_imm ? (is_store ? imm_s : (is_lui || is_auipc) ? imm_u : imm_i) : d_b;
+      x_b_q         <= d_b;
+      // X's instruction now is M's next cycle: its result comes from there
+      x_fwd_a_q     <= d_fwd_rs1 && d_uses_rs1;
+      x_fwd_ab_q    <= d_fwd_rs2 && !d_ab_imm;
+      x_fwd_b_q     <= d_fwd_rs2;
+      x_target_q    <= d_pred_pc;
+      x_ret_base_q  <= d_ras_top - imm_i;
+      x_call_q      <= d_call;
+      x_ret_q       <= d_ret;
+      x_bht_q       <= d_bht;
+      x_static_q    <= imm_b[31];
+      x_pc4_q       <= d_pc4;
+      x_pred_q      <= d_pred;
+      x_br_signed_q <= is_branch ? !funct3[1] : !funct3[0];   // blt/bge, slt(i)
+      x_negate_q    <= is_op && funct3 == 3'b000 && funct7[5];   // sub
+      x_jal_q       <= is_jal;
+      x_jalr_q      <= is_jalr;
+      x_branch_q    <= is_branch;
+      x_load_q      <= is_load;
+      x_store_q     <= is_store;
+      x_muldiv_q    <= is_muldiv;
+      x_csr_q       <= is_csr;
+      x_csr_write_q <= d_csr_write;
+      x_mret_q      <= is_mret;
+      x_fence_q     <= is_fence;
+      x_fencei_q    <= is_fence && funct3[0];
+      x_funct3_q    <= funct3;
+      x_sra_q       <= funct7[5] && funct3 == 3'b101;
+      // the result select (the written instructions' and the memory
+      // address's only: others don't care); opcode bit 2 is set for
+      // lui/auipc/jal/jalr (and fence)
+      r_md_q        <= is_muldiv;
+      r_pc4_q       <= is_jal || is_jalr;
+      r_sum_q       <= is_load || is_store ||
+                       (!is_muldiv && !is_jal && !is_jalr && (opcode[2] || funct3 == 3'b000));
+      r_shl_q       <= (is_op || is_opimm) && funct3 == 3'b001;
+      r_shr_q       <= (is_op || is_opimm) && funct3 == 3'b101;
+      r_slt_q       <= (is_op || is_opimm) && funct3[2:1] == 2'b01;
+      r_log_q       <= (is_op || is_opimm) && funct3[2] && funct3[1:0] != 2'b01;
+      x_exc_q       <= d_exc;
+      x_exc_cause_q <= d_exc_cause;
+      x_exc_tval_q  <= d_exc_tval;
+    end
+  end
+
+  // X -> M
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      pc_q      <= ResetPc;
-      x_valid_q <= 1'b0;
-      w_valid_q <= 1'b0;
-    end else begin
-      pc_q      <= next_pc;
-      x_valid_q <= 1'b1;
-      if (!w_wait) w_valid_q <= fire;
+      m_valid_q <= 1'b0;
+      m_gnt_q   <= 1'b0;
+      m_fault_q <= 1'b0;
+    end else if (!m_stall) begin
+      m_valid_q <= x_valid_q && x_go && !m_flush && !xr;
+      m_gnt_q   <= 1'b0;
+      m_fault_q <= 1'b0;
+    end else if (dbus_req_o && dbus_gnt_i) begin
+      // refused, or a load's read under way (only its answer is awaited)
+      m_fault_q <= dbus_err_i;
+      m_gnt_q   <= !dbus_err_i;
+    end
+  end
+  // M's record changes only when an instruction enters: while X waits (a
+  // mul/div) M holds a bubble but keeps the result X's operands forward.
+  always_ff @(posedge clk_i) begin
+    if (x_go) begin
+      m_redirect_q  <= x_redirect;
+      m_branch_q    <= x_branch_q;
+      m_bht_new_q   <= bht_new;
+      m_pc_q        <= x_pc_q;
+      m_insn_q      <= x_insn_q;
+      m_wr_q        <= x_wr_q;
+      m_rd_q        <= x_rd_q;
+      m_result_q    <= x_result;
+      m_pc4_q       <= x_pc4_q;
+      m_taken_q     <= x_taken;
+      m_target_q    <= x_jump_target;
+      m_sdata_q     <= x_sdata;
+      m_be_q        <= x_be;
+      m_funct3_q    <= x_funct3_q;
+      m_load_q      <= x_load_q;
+      m_store_q     <= x_store_q;
+      m_local_q     <= x_local;
+      m_csr_q       <= x_csr_q;
+      m_csr_write_q <= x_csr_write_q;
+      m_csr_src_q   <= x_funct3_q[2] ? {27'd0, x_insn_q[19:15]} : a;
+      m_mret_q      <= x_mret_q;
+      m_fence_q     <= x_fence_q;
+      m_fencei_q    <= x_fencei_q;
+      m_dexc_q      <= x_exc_q;
+      m_jump_mis_q  <= x_jump_mis;
+      m_mem_mis_q   <= x_mem_mis_exc;
+      m_exc_cause_q <= x_exc_cause_q;
+      m_exc_tval_q  <= x_exc_tval_q;
     end
   end
 
+  // a load's and a store's address in M is m_result_q (X's sum)
   always_ff @(posedge clk_i) begin
-    if (fire) begin
-      w_wr_q      <= x_wr && !trap;
-      w_load_q    <= is_load && !trap;
-      w_rd_q      <= rd;
-      w_result_q  <= x_result;
-      w_ld_size_q <= funct3[1:0];
-      w_ld_uns_q  <= funct3[2];
-      w_ld_off_q  <= mem_addr[1:0];
-    end
-  end
-
-  // Load data: select the addressed bytes of the bus word and extend.
-  logic [31:0] ld_word;
-  assign ld_word = dbus_rdata_i >> {w_ld_off_q, 3'b000};
-  always_comb begin
-    unique case (w_ld_size_q)
-      2'b00:   ld_data = {{24{!w_ld_uns_q & ld_word[7]}}, ld_word[7:0]};
-      2'b01:   ld_data = {{16{!w_ld_uns_q & ld_word[15]}}, ld_word[15:0]};
-      default: ld_data = ld_word;
-    endcase
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (w_valid_q && w_wr_q && !w_wait) rf[w_rd_q] <= w_wdata;
+    if (m_retire && m_wr_q) rf[m_rd_q] <= m_value;
   end
 
   // ------------------------------------------------------------------ CSR update
-  // A CSR write happens in W, the cycle after its instruction retired: the
-  // old value is then in w_result_q (it is the instruction's rd result), so
-  // the new one is computed from registers and the wide read mux feeds only
-  // the result select. X holds for that cycle (go is low: no instruction,
-  // no interrupt), so the next instruction sees the written value, and the
-  // write never meets a trap or mret. Costs one cycle per CSR write.
-  localparam int WsMstatus = 0, WsMie = 1, WsMtvec = 2, WsMscratch = 3, WsMepc = 4,
-                 WsMcause = 5, WsMtval = 6, WsCyc = 7, WsCych = 8, WsIns = 9, WsInsh = 10;
-  logic [10:0] csr_wsel_q;      // which CSR (one-hot, WsX)
-  logic [1:0]  csr_op_q;        // funct3[1:0]: write, set, clear
-  logic        csr_imm_q;       // funct3[2]: the source is the 5-bit rs1 field
-  logic [4:0]  csr_uimm_q;
-  logic [31:0] csr_a_q, csr_src, csr_wdata;
-  logic [10:0] csr_we;          // write this CSR this cycle
-  always_ff @(posedge clk_i) begin
-    if (rst_i) csr_wb_q <= 1'b0;
-    else       csr_wb_q <= retire && is_csr && csr_write;
-  end
-  always_ff @(posedge clk_i) begin
-    if (fire) begin
-      csr_wsel_q <= {s_insh, s_ins, s_cych, s_cyc, s_mtval, s_mcause, s_mepc, s_mscratch,
-                     s_mtvec, s_mie, s_mstatus};
-      csr_op_q   <= funct3[1:0];
-      csr_imm_q  <= funct3[2];
-      csr_uimm_q <= rs1;
-      csr_a_q    <= a;        // a alone: the immediate is chosen in W
-    end
-  end
-  always_comb begin
-    csr_src = csr_imm_q ? {27'd0, csr_uimm_q} : csr_a_q;
-    unique case (csr_op_q)
-      2'b01:   csr_wdata = csr_src;
-      2'b10:   csr_wdata = w_result_q | csr_src;
-      default: csr_wdata = w_result_q & ~csr_src;
-    endcase
-    csr_we = csr_wsel_q & {11{csr_wb_q}};
-  end
-
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       mie_q         <= 1'b0;
@@ -552,17 +799,17 @@ module ktpu_cpu #(
       mtval_q       <= 32'd0;
       mscratch_q    <= 32'd0;
     end else begin
-      // A trap and a CSR write never meet (X holds while the write is in W).
-      if (trap || csr_we[WsMepc])   mepc_q  <= trap ? pc_q[31:2] : csr_wdata[31:2];
-      if (trap || csr_we[WsMtval])  mtval_q <= trap ? trap_tval : csr_wdata;
-      if (trap || csr_we[WsMcause]) begin
-        mcause_irq_q  <= trap ? irq_take : csr_wdata[31];
-        mcause_code_q <= trap ? trap_cause : csr_wdata[4:0];
+      // a trapping instruction writes no CSR
+      if (m_trap || csr_we[WsMepc])   mepc_q  <= m_trap ? m_pc_q[31:2] : csr_wdata[31:2];
+      if (m_trap || csr_we[WsMtval])  mtval_q <= m_trap ? trap_tval : csr_wdata;
+      if (m_trap || csr_we[WsMcause]) begin
+        mcause_irq_q  <= m_trap ? irq_take : csr_wdata[31];
+        mcause_code_q <= m_trap ? trap_cause : csr_wdata[4:0];
       end
-      if (trap) begin
+      if (m_trap) begin
         mpie_q <= mie_q;
         mie_q  <= 1'b0;
-      end else if (retire && is_mret) begin
+      end else if (m_retire && m_mret_q) begin
         mie_q  <= mpie_q;
         mpie_q <= 1'b1;
       end else if (csr_we[WsMstatus]) begin
@@ -579,54 +826,46 @@ module ktpu_cpu #(
   // The counters: each half is the increment or, when an instruction writes
   // it, the written value (the write lands after that instruction's own
   // increment, so it is what the next instruction reads). The user copies
-  // (0xC..) never get here: writing them is illegal.
-  logic [63:0] mcycle_inc, minstret_inc;
-  assign mcycle_inc   = mcycle_q + 64'd1;
-  assign minstret_inc = minstret_q + 64'd1;
+  // (0xC..) never get here: writing them is illegal. Two 32-bit increments,
+  // the high one when the low half is all ones: the same count as one 64-bit
+  // increment, with half its carry chain.
+  logic cyc_carry, ins_carry;
+  assign cyc_carry = &mcycle_q[31:0];
+  assign ins_carry = &minstret_q[31:0];
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       mcycle_q   <= 64'd0;
       minstret_q <= 64'd0;
     end else begin
-      mcycle_q[31:0]  <= csr_we[WsCyc]  ? csr_wdata : mcycle_inc[31:0];
-      mcycle_q[63:32] <= csr_we[WsCych] ? csr_wdata : mcycle_inc[63:32];
-      // No instruction retires while a write is in W.
-      if (retire || csr_we[WsIns])  minstret_q[31:0]  <= csr_we[WsIns]  ? csr_wdata : minstret_inc[31:0];
-      if (retire || csr_we[WsInsh]) minstret_q[63:32] <= csr_we[WsInsh] ? csr_wdata : minstret_inc[63:32];
+      mcycle_q[31:0]  <= csr_we[WsCyc]  ? csr_wdata : mcycle_q[31:0] + 32'd1;
+      mcycle_q[63:32] <= csr_we[WsCych] ? csr_wdata : mcycle_q[63:32] + 32'(cyc_carry);
+      if (m_retire || csr_we[WsIns])  minstret_q[31:0]  <= csr_we[WsIns]  ? csr_wdata : minstret_q[31:0] + 32'd1;
+      if ((m_retire && ins_carry) || csr_we[WsInsh])
+        minstret_q[63:32] <= csr_we[WsInsh] ? csr_wdata : minstret_q[63:32] + 32'd1;
     end
   end
 
 `ifdef VERILATOR
   // ------------------------------------------------------------------ RVFI-like trace
-  // One call per instruction leaving W (retired or trapped) and per interrupt
-  // taken. Registers below exist only in simulation.
+  // One call per instruction leaving M (retired or trapped) and per
+  // interrupt taken (reported on the instruction it displaced).
   import "DPI-C" function void ktpu_rvfi_retire(
     input int unsigned pc, input int unsigned insn, input int unsigned next_pc,
     input int unsigned trap, input int unsigned cause, input int unsigned rd,
     input int unsigned rd_wdata, input int unsigned mem_addr, input int unsigned mem_rmask,
     input int unsigned mem_wmask, input int unsigned mem_wdata, input int unsigned mem_rdata);
 
-  logic [31:0] t_pc_q, t_insn_q, t_next_q, t_addr_q, t_wdata_q;
-  logic [31:0] t_cause_q;
-  logic [3:0]  t_rmask_q, t_wmask_q;
-  logic        t_trap_q;
+  logic [31:0] t_next;
+  logic        t_wr;
+  assign t_next = m_trap ? {mtvec_q, 2'b00} : m_mret_q ? {mepc_q, 2'b00} : m_next;
+  assign t_wr   = m_retire && m_wr_q;
   always_ff @(posedge clk_i) begin
-    if (fire) begin
-      t_pc_q    <= pc_q;
-      t_insn_q  <= insn;
-      t_next_q  <= next_pc;
-      t_trap_q  <= trap;
-      t_cause_q <= {irq_take, 26'd0, trap_cause};
-      t_addr_q  <= mem_addr;
-      t_rmask_q <= (mem_op && !trap && !is_store) ? dbus_be_o : 4'd0;
-      t_wmask_q <= (mem_op && !trap && is_store) ? dbus_be_o : 4'd0;
-      t_wdata_q <= dbus_wdata_o;
-    end
-    if (!rst_i && w_valid_q && !w_wait)
-      ktpu_rvfi_retire(t_pc_q, t_insn_q, t_next_q, 32'(t_trap_q), t_cause_q,
-                       w_wr_q ? 32'(w_rd_q) : 32'd0, w_wr_q ? w_wdata : 32'd0,
-                       t_addr_q, 32'(t_rmask_q), 32'(t_wmask_q), t_wdata_q,
-                       w_load_q ? dbus_rdata_i : 32'd0);
+    if (!rst_i && m_fire)
+      ktpu_rvfi_retire(m_pc_q, m_insn_q, t_next, 32'(m_trap), {irq_take, 26'd0, trap_cause},
+                       t_wr ? 32'(m_rd_q) : 32'd0, t_wr ? m_value : 32'd0, m_result_q,
+                       (m_retire && m_load_q) ? 32'(m_be_q) : 32'd0,
+                       (m_retire && m_store_q) ? 32'(m_be_q) : 32'd0, m_sdata_q,
+                       m_load_q ? ld_raw : 32'd0);
   end
 `endif
 endmodule

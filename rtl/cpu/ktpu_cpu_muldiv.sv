@@ -1,9 +1,13 @@
 // ktpu_cpu_muldiv: the M extension for ktpu_cpu.
 //
-// Multiply: operands registered, one 33x33 signed product registered (Yosys
-// maps the `*` onto DSP48E2s; those registers are not reset so they can be
-// absorbed into the primitive), result three cycles after req_i rises.
-// Divide: restoring, one quotient bit per cycle, 34 cycles. Signs are
+// Multiply: operands registered (33 bits, signed or not as the op reads
+// them), then four partial products of 17- and 16-bit halves, each one
+// DSP48E2 with its output register, then the sums in 32-bit steps, so no
+// carry chain follows a DSP or another chain in the same cycle
+// (docs/timing.md): MUL's low word four cycles after req_i rises, MULH*'s
+// high word five. Not reset, so the registers can sit in the primitive.
+// Divide: restoring, one quotient bit per cycle, 35 cycles (the last puts
+// the signed result in a register, off the CPU's result path). Signs are
 // stripped at the start and put back at the end, so one unsigned datapath
 // serves DIV/DIVU/REM/REMU; the RISC-V special cases (divide by zero gives
 // quotient all ones and remainder = dividend; -2^31 / -1 gives -2^31, rem 0)
@@ -11,12 +15,14 @@
 //
 // Handshake: req_i is held high with op_i/a_i/b_i stable until done_o pulses
 // (one cycle, result_o valid in it). The unit is idle in the cycle after done,
-// so a back-to-back M instruction starts cleanly.
+// so a back-to-back M instruction starts cleanly. kill_i (a trap dropped the
+// instruction) returns it to idle at once.
 `default_nettype none
 
 module ktpu_cpu_muldiv (
   input  wire logic        clk_i,
   input  wire logic        rst_i,
+  input  wire logic        kill_i,
   input  wire logic        req_i,
   input  wire logic [2:0]  op_i,    // funct3 of the OP / funct7=1 encoding
   input  wire logic [31:0] a_i,
@@ -35,15 +41,34 @@ module ktpu_cpu_muldiv (
   logic [5:0]  cnt_q;
 
   // ---- multiplier (DSP) ----
-  logic signed [32:0] ma_q, mb_q;
-  logic signed [65:0] mp_q;
+  // a = ah·2^17 + al (ah signed, al unsigned), b likewise:
+  // a·b = hh·2^34 + (lh + hl)·2^17 + ll
+  logic [32:0] ma_q, mb_q;
   logic a_signed, b_signed;
   assign a_signed = (op_i == 3'b001) || (op_i == 3'b010);
   assign b_signed = (op_i == 3'b001);
+  logic        [33:0] p_ll_q;
+  logic signed [33:0] p_lh_q, p_hl_q;
+  logic signed [31:0] p_hh_q;
+  logic signed [34:0] mid_q;          // lh + hl
+  logic        [32:0] lo_q;           // the low word, with its carry out
+  logic        [1:0]  ll_hi_q;
+  logic signed [31:0] hh_q, hi_q;
   always_ff @(posedge clk_i) begin
-    ma_q <= {a_signed & a_i[31], a_i};
-    mb_q <= {b_signed & b_i[31], b_i};
-    mp_q <= ma_q * mb_q;
+    ma_q    <= {a_signed & a_i[31], a_i};
+    mb_q    <= {b_signed & b_i[31], b_i};
+    p_ll_q  <= ma_q[16:0] * mb_q[16:0];
+    p_lh_q  <= $signed({1'b0, ma_q[16:0]}) * $signed(mb_q[32:17]);
+    p_hl_q  <= $signed(ma_q[32:17]) * $signed({1'b0, mb_q[16:0]});
+    p_hh_q  <= $signed(ma_q[32:17]) * $signed(mb_q[32:17]);
+    // the low word needs only the low 15 bits of lh + hl
+    lo_q    <= {1'b0, p_ll_q[31:0]} + {1'b0, p_lh_q[14:0] + p_hl_q[14:0], 17'd0};
+    mid_q   <= 35'(p_lh_q) + 35'(p_hl_q);   // bits 14:0 are lo_q's
+    ll_hi_q <= p_ll_q[33:32];
+    hh_q    <= p_hh_q;
+    // the high word: hh·4 + ll's bits 33:32 (a concatenation), + (lh + hl) >> 15,
+    // + the low word's carry, in one chain
+    hi_q    <= {hh_q[29:0], ll_hi_q} + 32'($signed(mid_q[34:15])) + 32'(lo_q[32]);
   end
 
   // ---- divider ----
@@ -62,14 +87,14 @@ module ktpu_cpu_muldiv (
   assign trial = {rem_q, quo_q[31]} + ({dvs_neg_q, dvs_q} ^ {33{!dvs_neg_q}}) + 33'(!dvs_neg_q);
 
   always_ff @(posedge clk_i) begin
-    if (rst_i) begin
+    if (rst_i || kill_i) begin
       state_q <= Idle;
       cnt_q   <= 6'd0;
     end else begin
       unique case (state_q)
         Idle: if (req_i) begin
           state_q <= is_div ? Div : Mul;
-          cnt_q   <= is_div ? 6'd32 : 6'd1;
+          cnt_q   <= is_div ? 6'd33 : op_i[1:0] == 2'b00 ? 6'd2 : 6'd3;
         end
         Mul, Div: begin
           cnt_q <= cnt_q - 6'd1;
@@ -88,7 +113,7 @@ module ktpu_cpu_muldiv (
       rem_q   <= 32'd0;
       neg_q_q <= div_signed && (a_i[31] ^ b_i[31]) && (b_i != 32'd0);
       neg_r_q <= div_signed && a_i[31];
-    end else if (state_q == Div && cnt_q != 6'd0) begin
+    end else if (state_q == Div && cnt_q > 6'd1) begin
       if (!trial[32]) begin
         rem_q <= trial[31:0];
         quo_q <= {quo_q[30:0], 1'b1};
@@ -108,15 +133,17 @@ module ktpu_cpu_muldiv (
   assign div_res = op_i[1] ? rem_q : quo_q;
   assign div_neg = op_i[1] ? neg_r_q : neg_q_q;
   assign div_out = (div_res ^ {32{div_neg}}) + 32'(div_neg);
+  logic [31:0] div_q;
+  always_ff @(posedge clk_i) div_q <= div_out;   // read at done, a cycle after the last step
   always_comb begin
-    if (is_div)                   result_o = div_out;
-    else if (op_i[1:0] == 2'b00)  result_o = mp_q[31:0];
-    else                          result_o = mp_q[63:32];
+    if (is_div)                   result_o = div_q;
+    else if (op_i[1:0] == 2'b00)  result_o = lo_q[31:0];
+    else                          result_o = hi_q;
   end
 
-  // mp_q[65:64] are sign copies of a 33x33 product that never needs them.
+  // hh's top bits are beyond the 64-bit product
   logic unused;
-  assign unused = ^mp_q[65:64];
+  assign unused = ^{hh_q[31:30], mid_q[14:0]};
 endmodule
 
 `default_nettype wire

@@ -73,8 +73,6 @@ module ktpu_soc_mmio #(
   // Offsets are compared as 32-bit numbers against the generated map.
   localparam int unsigned MeshTx0   = ktpu_pkg::MMIO_MESH_TX0_OFFSET;
   localparam int unsigned MeshRx0   = ktpu_pkg::MMIO_MESH_RX0_OFFSET;
-  localparam int unsigned MeshTxEnd = MeshTx0 + 4 * ktpu_pkg::MESH_FLIT_WORDS;
-  localparam int unsigned MeshRxEnd = MeshRx0 + 4 * ktpu_pkg::MESH_FLIT_WORDS;
   logic [31:0] off;
   assign off = {20'd0, off_i};
 
@@ -100,12 +98,18 @@ module ktpu_soc_mmio #(
     for (int n = 1; n < 9; n++) mtx_flit[32*n-32 +: 32] = mtx_w[n];
   end
 
-  logic in_mtx, in_mrx;
-  logic [3:0] mtx_n, mrx_n;
-  assign in_mtx = off >= MeshTx0 && off < MeshTxEnd;
-  assign in_mrx = off >= MeshRx0 && off < MeshRxEnd;
-  assign mtx_n  = 4'((off - MeshTx0) >> 2);
-  assign mrx_n  = 4'((off - MeshRx0) >> 2);
+  // The flit words by one equality each (a range compare and a subtraction
+  // would be carry chains in front of the CPU's grant: docs/timing.md).
+  logic       in_mtx, in_mrx;
+  logic [8:0] mtx_hit, mrx_hit;
+  always_comb begin
+    for (int n = 0; n < 9; n++) begin
+      mtx_hit[n] = off == MeshTx0 + 4 * n;
+      mrx_hit[n] = off == MeshRx0 + 4 * n;
+    end
+  end
+  assign in_mtx = |mtx_hit;
+  assign in_mrx = |mrx_hit;
 
   // Decode: readable / writable / value.
   logic        rd_ok, wr_ok;
@@ -115,7 +119,7 @@ module ktpu_soc_mmio #(
     if (in_mtx) begin
       rd_ok = 1'b0; wr_ok = 1'b1;   // write-only: a read mux of 9 words saved
     end else if (in_mrx) begin
-      rval = mrx_w[mrx_n];
+      for (int n = 0; n < 9; n++) rval = rval | ({32{mrx_hit[n]}} & mrx_w[n]);
     end else begin
       unique case (off)
         ktpu_pkg::MMIO_UART_TX_OFFSET:      begin rd_ok = 1'b0; wr_ok = 1'b1; end
@@ -188,8 +192,12 @@ module ktpu_soc_mmio #(
       sim_exit_valid_o <= 1'b0; sim_exit_be_o <= 4'hF; mbox_valid_o <= 1'b0;
       irq_timer_o <= 1'b0;
     end else begin
-      mtime_q <= mtime_q + 64'd1;
-      irq_timer_o <= mtime_q >= mtimecmp_q;
+      // 64-bit count and compare in 32-bit halves (half the carry chain,
+      // docs/timing.md): the high half counts when the low half wraps
+      mtime_q[31:0]  <= mtime_q[31:0] + 32'd1;
+      mtime_q[63:32] <= mtime_q[63:32] + 32'(&mtime_q[31:0]);
+      irq_timer_o <= mtime_q[63:32] > mtimecmp_q[63:32] ||
+                     (mtime_q[63:32] == mtimecmp_q[63:32] && mtime_q[31:0] >= mtimecmp_q[31:0]);
       if (ev_cpu_stall_i) stall_q <= stall_q + 32'd1;
       if (ev_dram_rd_i)   dram_rd_q <= dram_rd_q + 32'd1;
       if (ev_dram_wr_i)   dram_wr_q <= dram_wr_q + 32'd1;
@@ -239,7 +247,7 @@ module ktpu_soc_mmio #(
       mrx_w[0] <= mesh_rx_flit_i[287:256];
       for (int n = 1; n < 9; n++) mrx_w[n] <= mesh_rx_flit_i[32*n-32 +: 32];
     end
-    if (wr && in_mtx) mtx_w[mtx_n] <= wdata_i;
+    for (int n = 0; n < 9; n++) if (wr && mtx_hit[n]) mtx_w[n] <= wdata_i;
   end
 
   assign irq_ext_o       = mrx_valid_q && mirq_en_q;

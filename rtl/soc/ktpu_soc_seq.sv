@@ -105,6 +105,7 @@ module ktpu_soc_seq #(
   end
 
   // ---------------------------------------------------------------- CPU
+  logic        imem_re;
   logic [31:0] imem_addr, imem_rdata;
   logic        d_req, d_we, d_gnt, d_err, d_rvalid;
   logic [31:0] d_addr, d_wdata, d_rdata;
@@ -113,10 +114,22 @@ module ktpu_soc_seq #(
   logic [63:0] mtime;
   logic        d_fence;
 
+  logic        l_re, l_we;
+  logic [31:0] l_raddr, l_waddr, l_wdata, l_rdata;
+  logic [3:0]  l_be;
+
   ktpu_cpu #(.ResetPc(RamBase), .IMemBytes(RamBytes)) u_cpu (
     .clk_i, .rst_i,
+    .imem_re_o    (imem_re),
     .imem_addr_o  (imem_addr),
     .imem_rdata_i (imem_rdata),
+    .lmem_re_o    (l_re),
+    .lmem_raddr_o (l_raddr),
+    .lmem_we_o    (l_we),
+    .lmem_waddr_o (l_waddr),
+    .lmem_be_o    (l_be),
+    .lmem_wdata_o (l_wdata),
+    .lmem_rdata_i (l_rdata),
     .dbus_req_o   (d_req),
     .dbus_we_o    (d_we),
     .dbus_addr_o  (d_addr),
@@ -133,13 +146,14 @@ module ktpu_soc_seq #(
   );
 
   // ---------------------------------------------------------------- decode
-  logic sel_ram, sel_mmio, sel_dram;
-  assign sel_ram  = d_addr[31:RamAw+2] == '0;
+  // The data bus carries everything but local RAM, which the CPU reaches
+  // through its own port (lmem_*).
+  logic sel_mmio, sel_dram;
   assign sel_mmio = d_addr[31:12] == MmioBase[31:12];
   assign sel_dram = d_addr[31:DramAddrBits] == DramBase[31:DramAddrBits];
 
   // ---------------------------------------------------------------- RAM
-  logic [31:0] ram_rdata, ram_wdata;
+  logic [31:0] ram_wdata;
   logic        ram_we;
   logic [3:0]  ram_be;
   logic [RamAw-1:0] ram_waddr;
@@ -147,8 +161,7 @@ module ktpu_soc_seq #(
     if (ld_valid_i) begin
       ram_we = 1'b1; ram_be = ld_be_i; ram_waddr = ld_addr_i[RamAw+1:2]; ram_wdata = ld_data_i;
     end else begin
-      ram_we = d_req && d_we && sel_ram; ram_be = d_be; ram_waddr = d_addr[RamAw+1:2];
-      ram_wdata = d_wdata;
+      ram_we = l_we; ram_be = l_be; ram_waddr = l_waddr[RamAw+1:2]; ram_wdata = l_wdata;
     end
   end
   for (genvar l = 0; l < 4; l++) begin : gen_lane
@@ -161,7 +174,7 @@ module ktpu_soc_seq #(
       .we_i   (ram_we && ram_be[l]),
       .waddr_i(ram_waddr),
       .wdata_i(ram_wdata[8*l +: 8]),
-      .re_i   (1'b1),
+      .re_i   (imem_re),
       .raddr_i(imem_addr[RamAw+1:2]),
       .rdata_o(imem_rdata[8*l +: 8])
     );
@@ -171,9 +184,9 @@ module ktpu_soc_seq #(
       .we_i   (ram_we && ram_be[l]),
       .waddr_i(ram_waddr),
       .wdata_i(ram_wdata[8*l +: 8]),
-      .re_i   (d_req && !d_we && sel_ram),
-      .raddr_i(d_addr[RamAw+1:2]),
-      .rdata_o(ram_rdata[8*l +: 8])
+      .re_i   (l_re),
+      .raddr_i(l_raddr[RamAw+1:2]),
+      .rdata_o(l_rdata[8*l +: 8])
     );
   end
 
@@ -258,7 +271,7 @@ module ktpu_soc_seq #(
   logic dram_rvalid, dram_rd_go, lb_drop;
   assign dram_rvalid = dram_rd_busy_q && dram_rsp_valid_i && dram_rsp_tag_i == TagRead;
   assign dram_rd_go  = dram_req_valid_o && dram_req_ready_i && !d_we;
-  assign lb_drop     = (d_req && (sel_mmio || (d_we && !sel_ram))) || d_fence;
+  assign lb_drop     = (d_req && (sel_mmio || d_we)) || d_fence;
   always_ff @(posedge clk_i) begin
     if (rst_i) dram_rd_busy_q <= 1'b0;
     else if (dram_rd_go) dram_rd_busy_q <= 1'b1;
@@ -281,25 +294,18 @@ module ktpu_soc_seq #(
   // ---------------------------------------------------------------- bus return
   always_comb begin
     d_gnt = 1'b1; d_err = 1'b0;
-    if (sel_ram) ;
-    else if (sel_mmio) begin d_gnt = mmio_gnt && !mmio_hold; d_err = mmio_err && !mmio_hold; end
+    if (sel_mmio) begin d_gnt = mmio_gnt && !mmio_hold; d_err = mmio_err && !mmio_hold; end
     else if (sel_dram) d_gnt = lb_hit || (dram_req_ready_i && !dram_rd_busy_q);
     else d_err = 1'b1;
   end
 
-  logic ram_rvalid_q;
-  always_ff @(posedge clk_i) begin
-    ram_rvalid_q <= !rst_i && d_req && !d_we && sel_ram;
-  end
-  // The fetch port sees only RAM word addresses; fetch faults are the CPU's.
-  logic unused_imem;
-  assign unused_imem = ^{imem_addr[31:RamAw+2], imem_addr[1:0], ld_addr_i[31:RamAw+2], ld_addr_i[1:0]};
-  assign d_rvalid = ram_rvalid_q || mmio_rvalid || lb_rvalid_q;
-  always_comb begin
-    if (ram_rvalid_q)     d_rdata = ram_rdata;
-    else if (mmio_rvalid) d_rdata = mmio_rdata;
-    else                  d_rdata = lb_word_q;
-  end
+  // The RAM ports see only word addresses within it; fetch faults and the
+  // local range are the CPU's.
+  logic unused_ram_addr;
+  assign unused_ram_addr = ^{imem_addr[31:RamAw+2], imem_addr[1:0], ld_addr_i[31:RamAw+2], ld_addr_i[1:0],
+                             l_raddr[31:RamAw+2], l_raddr[1:0], l_waddr[31:RamAw+2], l_waddr[1:0]};
+  assign d_rvalid = mmio_rvalid || lb_rvalid_q;
+  assign d_rdata  = mmio_rvalid ? mmio_rdata : lb_word_q;
 endmodule
 
 `default_nettype wire
