@@ -342,9 +342,9 @@ module ktpu_cpu #(
 
   // Where the program goes next, and whether X must redirect the fetch to
   // it: a branch whose outcome differs from D's prediction, and every jalr.
-  logic        x_taken, x_jump_mis;
+  logic        d_gon, x_jump_mis;
   logic [31:0] x_jalr_target, x_jump_target;
-  assign x_taken       = x_jal_q || x_jalr_q || (x_branch_q && br_taken);
+  assign d_gon       = x_jal_q || x_jalr_q || (x_branch_q && br_taken);
   // jalr's target from an adder of its own: no operand select in front
   logic [31:0] jalr_sum;
   assign jalr_sum      = a + x_ab_q;   // the immediate
@@ -353,7 +353,7 @@ module ktpu_cpu #(
   assign x_jalr_target = {jalr_sum[31:1], 1'b0};
   assign x_jump_target = x_jalr_q ? x_jalr_target : x_target_q;
   // a taken jump to a target that is 2 mod 4 traps on itself
-  assign x_jump_mis    = x_taken && x_jump_target[1];
+  assign x_jump_mis    = d_gon && x_jump_target[1];
   // The redirect's address waits for no compare: a mispredicted branch goes
   // where D did not send it.
   // x_br_* are 0 in a bubble. A jalr redirects unless it was predicted to
@@ -387,8 +387,10 @@ module ktpu_cpu #(
   assign lmem_re_o    = x_valid_q && x_load_q;
   assign lmem_raddr_o = {sum[31:2], 2'b00};
 
-  // M extension: started once nothing ahead can stall or drop it (so its
-  // one-cycle done is never missed); a trap in M cancels it.
+  // M extension: started once nothing ahead can stall or drop it, so it is
+  // never cancelled and its one-cycle done is never missed (M then holds
+  // only bubbles until X moves on; the unit reads a and b in its first
+  // cycle only).
   logic        md_done, md_busy, md_req, md_wait;
   logic [31:0] md_result;
   logic        m_stall;
@@ -396,7 +398,6 @@ module ktpu_cpu #(
   assign md_wait = x_valid_q && x_muldiv_q && !x_exc_q && !md_done;
   ktpu_cpu_muldiv u_muldiv (
     .clk_i, .rst_i,
-    .kill_i  (m_flush),
     .req_i   (md_req),
     .op_i    (x_funct3_q),
     .a_i     (a),
@@ -475,8 +476,12 @@ module ktpu_cpu #(
   assign m_fire   = m_valid_q && !m_stall;
   assign m_trap   = m_valid_q && (irq_take || m_exc || m_fault_q);
   assign m_retire = m_fire && !m_trap;
+  // the same for an instruction that never waits on the bus (a CSR access,
+  // mret, a fence), decided without the grant
+  logic m_done_nb;
+  assign m_done_nb = m_valid_q && !m_trap;
   assign m_flush  = m_trap || (m_valid_q && (m_mret_q || m_fencei_q));
-  assign fence_o  = m_retire && m_fence_q;
+  assign fence_o  = m_done_nb && m_fence_q;
 
   assign lmem_we_o    = m_valid_q && m_store_q && m_local_q && !m_exc && !irq_take;
   assign lmem_waddr_o = {m_result_q[31:2], 2'b00};
@@ -572,7 +577,7 @@ module ktpu_cpu #(
       default: csr_wdata = csr_rdata & ~m_csr_src_q;
     endcase
     csr_we = {s_insh, s_ins, s_cych, s_cyc, s_mtval, s_mcause, s_mepc, s_mscratch, s_mtvec, s_mie,
-              s_mstatus} & {11{m_retire && m_csr_q && m_csr_write_q}};
+              s_mstatus} & {11{m_done_nb && m_csr_q && m_csr_write_q}};
   end
 
   // M's result: what it writes to rd and forwards to D
@@ -649,11 +654,9 @@ module ktpu_cpu #(
   assign ras_pop   = x_new_q && x_valid_q && !xr && x_ret_q;
   assign d_ras_top = ras_push ? x_pc4_q : ras_pop ? ras_q[1] : ras_q[0];
 
-  logic x_take;   // D's instruction enters X (not in the cycle of a redirect)
-  assign x_take = d_go && !xr;
   always_ff @(posedge clk_i) begin
     xr_pc_q <= x_redirect_pc;
-    x_new_q <= x_go && x_take;
+    x_new_q <= d_go;
     if (ras_push)
       {ras_q[3], ras_q[2], ras_q[1], ras_q[0]} <= {ras_q[2], ras_q[1], ras_q[0], x_pc4_q};
     else if (ras_pop)
@@ -666,13 +669,13 @@ module ktpu_cpu #(
       x_br_lt_q   <= 1'b0;
       x_br_flip_q <= 1'b0;
     end else if (x_go) begin
-      x_valid_q   <= x_take;
+      x_valid_q   <= d_go;
       // the compare a branch makes, and whether its outcome is the opposite
       // of the prediction when the compare holds (bne, bge(u) and the
-      // predicted ones; jalr: always)
-      x_br_eq_q   <= x_take && is_branch && !funct3[2];
-      x_br_lt_q   <= x_take && is_branch && funct3[2];
-      x_br_flip_q <= x_take && is_branch && (funct3[0] ^ d_pred);
+      // predicted ones)
+      x_br_eq_q   <= d_go && is_branch && !funct3[2];
+      x_br_lt_q   <= d_go && is_branch && funct3[2];
+      x_br_flip_q <= d_go && is_branch && (funct3[0] ^ d_pred);
     end
   end
   always_ff @(posedge clk_i) begin
@@ -745,10 +748,8 @@ module ktpu_cpu #(
       m_gnt_q   <= !dbus_err_i;
     end
   end
-  // M's record changes only when an instruction enters: while X waits (a
-  // mul/div) M holds a bubble but keeps the result X's operands forward.
   always_ff @(posedge clk_i) begin
-    if (x_go) begin
+    if (!m_stall) begin
       m_redirect_q  <= x_redirect;
       m_branch_q    <= x_branch_q;
       m_bht_new_q   <= bht_new;
@@ -758,7 +759,7 @@ module ktpu_cpu #(
       m_rd_q        <= x_rd_q;
       m_result_q    <= x_result;
       m_pc4_q       <= x_pc4_q;
-      m_taken_q     <= x_taken;
+      m_taken_q     <= d_gon;
       m_target_q    <= x_jump_target;
       m_sdata_q     <= x_sdata;
       m_be_q        <= x_be;
@@ -809,7 +810,7 @@ module ktpu_cpu #(
       if (m_trap) begin
         mpie_q <= mie_q;
         mie_q  <= 1'b0;
-      end else if (m_retire && m_mret_q) begin
+      end else if (m_done_nb && m_mret_q) begin
         mie_q  <= mpie_q;
         mpie_q <= 1'b1;
       end else if (csr_we[WsMstatus]) begin

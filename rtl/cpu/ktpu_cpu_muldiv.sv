@@ -13,16 +13,16 @@
 // quotient all ones and remainder = dividend; -2^31 / -1 gives -2^31, rem 0)
 // fall out of the unsigned loop plus "no quotient negation when b == 0".
 //
-// Handshake: req_i is held high with op_i/a_i/b_i stable until done_o pulses
-// (one cycle, result_o valid in it). The unit is idle in the cycle after done,
-// so a back-to-back M instruction starts cleanly. kill_i (a trap dropped the
-// instruction) returns it to idle at once.
+// Handshake: req_i is held high with op_i stable until done_o pulses (one
+// cycle, result_o valid in it); a_i and b_i are read in the cycle req_i
+// rises (the multiplier's operand registers, the divider's start). The unit
+// is idle in the cycle after done, so a back-to-back M instruction starts
+// cleanly.
 `default_nettype none
 
 module ktpu_cpu_muldiv (
   input  wire logic        clk_i,
   input  wire logic        rst_i,
-  input  wire logic        kill_i,
   input  wire logic        req_i,
   input  wire logic [2:0]  op_i,    // funct3 of the OP / funct7=1 encoding
   input  wire logic [31:0] a_i,
@@ -87,7 +87,7 @@ module ktpu_cpu_muldiv (
   assign trial = {rem_q, quo_q[31]} + ({dvs_neg_q, dvs_q} ^ {33{!dvs_neg_q}}) + 33'(!dvs_neg_q);
 
   always_ff @(posedge clk_i) begin
-    if (rst_i || kill_i) begin
+    if (rst_i) begin
       state_q <= Idle;
       cnt_q   <= 6'd0;
     end else begin
