@@ -3,19 +3,19 @@
 // Four stages behind a synchronous instruction RAM:
 //   F  the RAM registers the fetch address (next_pc, below)
 //   D  decode; register read with forwarding into X's operand registers;
-//      jal and backward branches predicted taken (their target has its own
-//      adder from the pc and the instruction word alone)
-//   X  ALU, branch compare (a misprediction or jalr redirects the fetch: one
-//      bubble), address; a load from local RAM reads it here; mul/div
+//      prediction: jal, branches by a table of 2-bit counters, returns by a
+//      return-address stack (targets from an adder on the pc and the word)
+//   X  ALU, branch compare, address; a load from local RAM reads it here;
+//      mul/div; a misprediction registers a redirect, acted on from M
 //   M  commit: traps, interrupts, CSR read and write, mret, local stores,
 //      the data bus for everything outside local RAM, the register write
 // Each stage starts from registers, so no path runs from one stage's adder
 // into the next one's or into the fetch address through another carry
 // chain (docs/timing.md). Costs against the two-stage core this replaces:
-// a taken branch that was not predicted, a not-taken backward branch and
-// every jalr cost one bubble; an instruction that uses a load's or a CSR
-// read's result right after it waits one cycle. The common instruction
-// still takes one cycle.
+// a misprediction (and a jalr that is not a predicted return) costs two
+// bubbles; an instruction that uses a load's or a CSR read's result right
+// after it waits one cycle; mul 4 cycles, mulh 5, div 35. The common
+// instruction still takes one cycle (docs/cpu.md).
 //
 // Data: addresses below IMemBytes are local RAM, the fetch RAM's data copy
 // (lmem_*): a load reads it from X (the word arrives in M), a store writes
