@@ -342,9 +342,9 @@ module ktpu_cpu #(
 
   // Where the program goes next, and whether X must redirect the fetch to
   // it: a branch whose outcome differs from D's prediction, and every jalr.
-  logic        d_gon, x_jump_mis;
+  logic        x_taken, x_jump_mis;
   logic [31:0] x_jalr_target, x_jump_target;
-  assign d_gon       = x_jal_q || x_jalr_q || (x_branch_q && br_taken);
+  assign x_taken       = x_jal_q || x_jalr_q || (x_branch_q && br_taken);
   // jalr's target from an adder of its own: no operand select in front
   logic [31:0] jalr_sum;
   assign jalr_sum      = a + x_ab_q;   // the immediate
@@ -353,7 +353,7 @@ module ktpu_cpu #(
   assign x_jalr_target = {jalr_sum[31:1], 1'b0};
   assign x_jump_target = x_jalr_q ? x_jalr_target : x_target_q;
   // a taken jump to a target that is 2 mod 4 traps on itself
-  assign x_jump_mis    = d_gon && x_jump_target[1];
+  assign x_jump_mis    = x_taken && x_jump_target[1];
   // The redirect's address waits for no compare: a mispredicted branch goes
   // where D did not send it.
   // x_br_* are 0 in a bubble. A jalr redirects unless it was predicted to
@@ -391,7 +391,7 @@ module ktpu_cpu #(
   // never cancelled and its one-cycle done is never missed (M then holds
   // only bubbles until X moves on; the unit reads a and b in its first
   // cycle only).
-  logic        md_done, md_busy, md_req, md_wait;
+  logic        md_done, md_req, md_wait;
   logic [31:0] md_result;
   logic        m_stall;
   assign md_req  = x_valid_q && x_muldiv_q && !x_exc_q && !m_stall && !m_flush && !xr;
@@ -402,12 +402,9 @@ module ktpu_cpu #(
     .op_i    (x_funct3_q),
     .a_i     (a),
     .b_i     (b),
-    .busy_o  (md_busy),
     .done_o  (md_done),
     .result_o(md_result)
   );
-  logic unused_md_busy;
-  assign unused_md_busy = md_busy;
 
   // X's result (loads and CSR reads fill theirs in M): the sum, the latest
   // to settle, chosen last; the rest one AND-OR select.
@@ -759,7 +756,7 @@ module ktpu_cpu #(
       m_rd_q        <= x_rd_q;
       m_result_q    <= x_result;
       m_pc4_q       <= x_pc4_q;
-      m_taken_q     <= d_gon;
+      m_taken_q     <= x_taken;
       m_target_q    <= x_jump_target;
       m_sdata_q     <= x_sdata;
       m_be_q        <= x_be;
@@ -856,13 +853,12 @@ module ktpu_cpu #(
     input int unsigned rd_wdata, input int unsigned mem_addr, input int unsigned mem_rmask,
     input int unsigned mem_wmask, input int unsigned mem_wdata, input int unsigned mem_rdata);
 
-  logic [31:0] t_next;
   logic        t_wr;
-  assign t_next = m_trap ? {mtvec_q, 2'b00} : m_mret_q ? {mepc_q, 2'b00} : m_next;
   assign t_wr   = m_retire && m_wr_q;
   always_ff @(posedge clk_i) begin
     if (!rst_i && m_fire)
-      ktpu_rvfi_retire(m_pc_q, m_insn_q, t_next, 32'(m_trap), {irq_take, 26'd0, trap_cause},
+      ktpu_rvfi_retire(m_pc_q, m_insn_q, next_pc_m,   // where M sends the program (mtvec, mepc, or on)
+                       32'(m_trap), {irq_take, 26'd0, trap_cause},
                        t_wr ? 32'(m_rd_q) : 32'd0, t_wr ? m_value : 32'd0, m_result_q,
                        (m_retire && m_load_q) ? 32'(m_be_q) : 32'd0,
                        (m_retire && m_store_q) ? 32'(m_be_q) : 32'd0, m_sdata_q,

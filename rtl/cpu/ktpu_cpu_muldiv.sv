@@ -1,11 +1,12 @@
 // ktpu_cpu_muldiv: the M extension for ktpu_cpu.
 //
 // Multiply: operands registered (33 bits, signed or not as the op reads
-// them), then four partial products of 17- and 16-bit halves, each one
-// DSP48E2 with its output register, then the sums in 32-bit steps, so no
-// carry chain follows a DSP or another chain in the same cycle
-// (docs/timing.md): MUL's low word four cycles after req_i rises, MULH*'s
-// high word five. Not reset, so the registers can sit in the primitive.
+// them), then four registered partial products of 17- and 16-bit halves
+// (one DSP48E2 each; Yosys 0.23 leaves their registers in the fabric), then
+// the sums in 32-bit steps, so no carry chain follows a DSP or another
+// chain in the same cycle (docs/timing.md): MUL's low word four cycles
+// after req_i rises, MULH*'s high word five. Not reset, so a mapper may
+// still move the registers into the primitive.
 // Divide: restoring, one quotient bit per cycle, 35 cycles (the last puts
 // the signed result in a register, off the CPU's result path). Signs are
 // stripped at the start and put back at the end, so one unsigned datapath
@@ -27,7 +28,6 @@ module ktpu_cpu_muldiv (
   input  wire logic [2:0]  op_i,    // funct3 of the OP / funct7=1 encoding
   input  wire logic [31:0] a_i,
   input  wire logic [31:0] b_i,
-  output logic             busy_o,   // an op has started and not finished
   output logic             done_o,
   output logic [31:0]      result_o
 );
@@ -124,8 +124,7 @@ module ktpu_cpu_muldiv (
     end
   end
 
-  assign busy_o = state_q != Idle;
-  assign done_o = busy_o && (cnt_q == 6'd0);
+  assign done_o = state_q != Idle && cnt_q == 6'd0;
 
   // One negation serves quotient and remainder: -x = (x ^ ~0) + 1.
   logic [31:0] div_res, div_out;
