@@ -27,15 +27,20 @@ static inline void ktpu_mesh_send_moved(uint32_t hdr, const uint32_t w[KTPU_CI_W
 #if KTPU_CI_BASE_WORD != 5
 #error "ktpu_mesh_send_moved adds delta to payload word 5"
 #endif
+    /* every word loaded before the first store: w might alias the
+     * registers as far as the compiler knows, so a load between two
+     * volatile stores stays there, and each would wait a cycle for its
+     * store (the CPU's load-use bubble, docs/cpu.md) */
+    uint32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5] + delta, w6 = w[6], w7 = w[7];
     tx[0] = hdr;
-    tx[1] = w[0];
-    tx[2] = w[1];
-    tx[3] = w[2];
-    tx[4] = w[3];
-    tx[5] = w[4];
-    tx[6] = w[5] + delta;
-    tx[7] = w[6];
-    tx[8] = w[7];
+    tx[1] = w0;
+    tx[2] = w1;
+    tx[3] = w2;
+    tx[4] = w3;
+    tx[5] = w4;
+    tx[6] = w5;
+    tx[7] = w6;
+    tx[8] = w7;
     KTPU_REG(MESH_TX_SEND) = 1;
 }
 static inline void ktpu_mesh_send(uint32_t hdr, const uint32_t w[KTPU_CI_WORDS]) { ktpu_mesh_send_moved(hdr, w, 0); }
