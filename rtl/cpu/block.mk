@@ -1,5 +1,5 @@
 # The RV32IM sequencer core (SPEC §2, §9). docs/cpu.md.
-RTL.cpu := rtl/cpu/ktpu_cpu_muldiv.sv rtl/cpu/ktpu_cpu.sv
+RTL.cpu := rtl/cpu/ktpu_cpu_muldiv.sv rtl/cpu/ktpu_cpu_csr.sv rtl/cpu/ktpu_cpu.sv
 
 SYNTH_BLOCKS += cpu
 SYNTH_TOP.cpu  := ktpu_cpu

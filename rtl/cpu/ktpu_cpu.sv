@@ -92,8 +92,6 @@ module ktpu_cpu #(
   localparam logic [4:0] CauseStoreMisaligned = 5'd6;
   localparam logic [4:0] CauseStoreAccess     = 5'd7;
   localparam logic [4:0] CauseEcallM          = 5'd11;
-  localparam logic [4:0] CauseIrqTimer        = 5'd7;
-  localparam logic [4:0] CauseIrqExt          = 5'd11;
 
   // where a trap's mtval comes from
   typedef enum logic [2:0] {TvalZero, TvalInsn, TvalPc, TvalTarget, TvalAddr} tval_e;
@@ -438,13 +436,9 @@ module ktpu_cpu #(
   tval_e       m_exc_tval_q;
   logic        m_exc;
   assign m_exc = m_dexc_q || m_jump_mis_q || m_mem_mis_q;
-  logic        mie_q, mpie_q, mtie_q, meie_q;
-  logic [29:0] mtvec_q, mepc_q;          // 4-byte aligned: low bits read 0
-
-  logic irq_pending, irq_take;
-  logic [4:0] irq_cause;
-  assign irq_pending = mie_q && ((mtie_q && irq_timer_i) || (meie_q && irq_ext_i));
-  assign irq_cause   = (meie_q && irq_ext_i) ? CauseIrqExt : CauseIrqTimer;
+  logic [29:0] mtvec, mepc;          // 4-byte aligned: low bits read 0
+  logic        irq_pending, irq_take;
+  logic [4:0]  irq_cause;
   // taken instead of M's instruction, unless its bus access is under way
   assign irq_take    = m_valid_q && irq_pending && !m_gnt_q;
 
@@ -513,71 +507,8 @@ module ktpu_cpu #(
     endcase
   end
 
-  // ------------------------------------------------------------------ CSRs
-  // Read and written in M, where the instruction commits: a CSR read sees
-  // every older instruction's effect (minstret counts them exactly) and the
-  // next instruction sees its write. Read mux as one-hot selects ANDed and
-  // ORed (Yosys/ABC maps a case on 12 address bits into several times the
-  // LUTs of this form).
-  logic [11:0] csr_addr;
-  assign csr_addr = m_insn_q[31:20];
-  logic        mcause_irq_q;
-  logic [4:0]  mcause_code_q;
-  logic [31:0] mtval_q, mscratch_q;
-  logic [63:0] mcycle_q, minstret_q;
-  logic [31:0] csr_rdata;
-  logic s_mstatus, s_misa, s_mie, s_mtvec, s_mscratch, s_mepc, s_mcause, s_mtval, s_mip;
-  logic s_cyc, s_cych, s_ins, s_insh, s_time, s_timeh;
-  always_comb begin
-    s_mstatus  = csr_addr == 12'h300;
-    s_misa     = csr_addr == 12'h301;
-    s_mie      = csr_addr == 12'h304;
-    s_mtvec    = csr_addr == 12'h305;
-    s_mscratch = csr_addr == 12'h340;
-    s_mepc     = csr_addr == 12'h341;
-    s_mcause   = csr_addr == 12'h342;
-    s_mtval    = csr_addr == 12'h343;
-    s_mip      = csr_addr == 12'h344;
-    // machine counters and their read-only user copies (writing those traps)
-    s_cyc      = csr_addr == 12'hB00 || csr_addr == 12'hC00;
-    s_cych     = csr_addr == 12'hB80 || csr_addr == 12'hC80;
-    s_ins      = csr_addr == 12'hB02 || csr_addr == 12'hC02;
-    s_insh     = csr_addr == 12'hB82 || csr_addr == 12'hC82;
-    s_time     = csr_addr == 12'hC01;
-    s_timeh    = csr_addr == 12'hC81;
-    // the ids (0xF11..0xF15) read 0
-    csr_rdata  = ({32{s_mstatus}}  & {19'd0, 2'b11, 3'd0, mpie_q, 3'd0, mie_q, 3'd0}) | // MPP = M
-                 ({32{s_misa}}     & ktpu_pkg::CSR_MISA_VALUE) |                        // MXL=1, I, M
-                 ({32{s_mie}}      & {20'd0, meie_q, 3'd0, mtie_q, 7'd0}) |
-                 ({32{s_mtvec}}    & {mtvec_q, 2'b00}) |                                 // direct mode
-                 ({32{s_mscratch}} & mscratch_q) |
-                 ({32{s_mepc}}     & {mepc_q, 2'b00}) |
-                 ({32{s_mcause}}   & {mcause_irq_q, 26'd0, mcause_code_q}) |
-                 ({32{s_mtval}}    & mtval_q) |
-                 ({32{s_mip}}      & {20'd0, irq_ext_i, 3'd0, irq_timer_i, 7'd0}) |
-                 ({32{s_cyc}}      & mcycle_q[31:0]) |
-                 ({32{s_cych}}     & mcycle_q[63:32]) |
-                 ({32{s_ins}}      & minstret_q[31:0]) |
-                 ({32{s_insh}}     & minstret_q[63:32]) |
-                 ({32{s_time}}     & mtime_i[31:0]) |
-                 ({32{s_timeh}}    & mtime_i[63:32]);
-  end
-
-  localparam int WsMstatus = 0, WsMie = 1, WsMtvec = 2, WsMscratch = 3, WsMepc = 4,
-                 WsMcause = 5, WsMtval = 6, WsCyc = 7, WsCych = 8, WsIns = 9, WsInsh = 10;
-  logic [31:0] csr_wdata;
-  logic [10:0] csr_we;          // write this CSR this cycle
-  always_comb begin
-    unique case (m_funct3_q[1:0])
-      2'b01:   csr_wdata = m_csr_src_q;
-      2'b10:   csr_wdata = csr_rdata | m_csr_src_q;
-      default: csr_wdata = csr_rdata & ~m_csr_src_q;
-    endcase
-    csr_we = {s_insh, s_ins, s_cych, s_cyc, s_mtval, s_mcause, s_mepc, s_mscratch, s_mtvec, s_mie,
-              s_mstatus} & {11{m_done_nb && m_csr_q && m_csr_write_q}};
-  end
-
   // M's result: what it writes to rd and forwards to D
+  logic [31:0] csr_rdata;
   assign m_value = m_load_q ? ld_data : m_csr_q ? csr_rdata : m_result_q;
 
   // ------------------------------------------------------------------ traps
@@ -602,6 +533,29 @@ module ktpu_cpu #(
     endcase
   end
 
+  // ------------------------------------------------------------------ CSRs
+  // in M, where the instruction commits (ktpu_cpu_csr)
+  ktpu_cpu_csr u_csr (
+    .clk_i, .rst_i,
+    .addr_i       (m_insn_q[31:20]),
+    .op_i         (m_funct3_q[1:0]),
+    .src_i        (m_csr_src_q),
+    .write_i      (m_done_nb && m_csr_q && m_csr_write_q),
+    .rdata_o      (csr_rdata),
+    .trap_i       (m_trap),
+    .trap_irq_i   (irq_take),
+    .trap_cause_i (trap_cause),
+    .trap_tval_i  (trap_tval),
+    .trap_pc_i    (m_pc_q[31:2]),
+    .mret_i       (m_done_nb && m_mret_q),
+    .retire_i     (m_retire),
+    .irq_timer_i, .irq_ext_i, .mtime_i,
+    .irq_pending_o(irq_pending),
+    .irq_cause_o  (irq_cause),
+    .mtvec_o      (mtvec),
+    .mepc_o       (mepc)
+  );
+
   // ================================================================== control
   assign x_go       = !m_stall && !md_wait;
   assign d_go       = x_go && !d_wait;
@@ -613,16 +567,21 @@ module ktpu_cpu #(
   // again: the stall, which comes from the data bus's grant, then ends at
   // the RAM's read enable and D's pc register, not in the fetch address.
   logic        m_sel;
-  logic [31:0] next_pc, next_pc_m, next_pc_d;
+  logic [31:0] next_pc, next_pc_m, next_pc_other;
   assign m_sel = rst_i || m_flush;
   always_comb begin
     if (rst_i)         next_pc_m = ResetPc;
-    else if (m_trap)   next_pc_m = {mtvec_q, 2'b00};
-    else if (m_mret_q) next_pc_m = {mepc_q, 2'b00};
+    else if (m_trap)   next_pc_m = {mtvec, 2'b00};
+    else if (m_mret_q) next_pc_m = {mepc, 2'b00};
     else               next_pc_m = m_next;   // fence.i: what follows, fetched again
   end
-  assign next_pc_d   = d_pred ? d_pred_pc : d_pc4;
-  assign next_pc     = m_sel ? next_pc_m : xr ? xr_pc_q : next_pc_d;
+  // D's target adder is the latest input: it enters through the last
+  // select alone (given the whole choice, the mapper put it through three
+  // more levels of wide multiplexers: 13 -> 16, make synth)
+  logic d_take_target;
+  assign d_take_target = !m_sel && !xr && d_pred && !d_ret;
+  assign next_pc_other = m_sel ? next_pc_m : xr ? xr_pc_q : (d_pred && d_ret) ? d_ras_top : d_pc4;
+  assign next_pc       = d_take_target ? d_target : next_pc_other;
   assign imem_addr_o = next_pc;
   assign imem_re_o   = m_sel || xr || d_go;
 
@@ -781,66 +740,6 @@ module ktpu_cpu #(
   // a load's and a store's address in M is m_result_q (X's sum)
   always_ff @(posedge clk_i) begin
     if (m_retire && m_wr_q) rf[m_rd_q] <= m_value;
-  end
-
-  // ------------------------------------------------------------------ CSR update
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      mie_q         <= 1'b0;
-      mpie_q        <= 1'b0;
-      mtie_q        <= 1'b0;
-      meie_q        <= 1'b0;
-      mtvec_q       <= 30'd0;
-      mepc_q        <= 30'd0;
-      mcause_irq_q  <= 1'b0;
-      mcause_code_q <= 5'd0;
-      mtval_q       <= 32'd0;
-      mscratch_q    <= 32'd0;
-    end else begin
-      // a trapping instruction writes no CSR
-      if (m_trap || csr_we[WsMepc])   mepc_q  <= m_trap ? m_pc_q[31:2] : csr_wdata[31:2];
-      if (m_trap || csr_we[WsMtval])  mtval_q <= m_trap ? trap_tval : csr_wdata;
-      if (m_trap || csr_we[WsMcause]) begin
-        mcause_irq_q  <= m_trap ? irq_take : csr_wdata[31];
-        mcause_code_q <= m_trap ? trap_cause : csr_wdata[4:0];
-      end
-      if (m_trap) begin
-        mpie_q <= mie_q;
-        mie_q  <= 1'b0;
-      end else if (m_done_nb && m_mret_q) begin
-        mie_q  <= mpie_q;
-        mpie_q <= 1'b1;
-      end else if (csr_we[WsMstatus]) begin
-        mie_q  <= csr_wdata[3];
-        mpie_q <= csr_wdata[7];
-      end
-      if (csr_we[WsMie])      begin mtie_q <= csr_wdata[7]; meie_q <= csr_wdata[11]; end
-      if (csr_we[WsMtvec])    mtvec_q    <= csr_wdata[31:2];
-      if (csr_we[WsMscratch]) mscratch_q <= csr_wdata;
-      // misa, mip and the ids: WARL, writes ignored
-    end
-  end
-
-  // The counters: each half is the increment or, when an instruction writes
-  // it, the written value (the write lands after that instruction's own
-  // increment, so it is what the next instruction reads). The user copies
-  // (0xC..) never get here: writing them is illegal. Two 32-bit increments,
-  // the high one when the low half is all ones: the same count as one 64-bit
-  // increment, with half its carry chain.
-  logic cyc_carry, ins_carry;
-  assign cyc_carry = &mcycle_q[31:0];
-  assign ins_carry = &minstret_q[31:0];
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      mcycle_q   <= 64'd0;
-      minstret_q <= 64'd0;
-    end else begin
-      mcycle_q[31:0]  <= csr_we[WsCyc]  ? csr_wdata : mcycle_q[31:0] + 32'd1;
-      mcycle_q[63:32] <= csr_we[WsCych] ? csr_wdata : mcycle_q[63:32] + 32'(cyc_carry);
-      if (m_retire || csr_we[WsIns])  minstret_q[31:0]  <= csr_we[WsIns]  ? csr_wdata : minstret_q[31:0] + 32'd1;
-      if ((m_retire && ins_carry) || csr_we[WsInsh])
-        minstret_q[63:32] <= csr_we[WsInsh] ? csr_wdata : minstret_q[63:32] + 32'd1;
-    end
   end
 
 `ifdef VERILATOR

@@ -19,7 +19,7 @@ TEST_CMD.synth_mx_mac := scripts/synth/synth.sh --csv $(BUILD)/synth/mx_mac_chec
   --logdir $(BUILD)/synth/check --expect 'LUT=0 LUTRAM=0 FF=0 SRL=0 DSP48E2=1 BRAM=0 URAM=0' \
   'mx_mac|$(SYNTH_TOP.mx_mac)|$(SYNTH_SRCS.mx_mac)'
 # The whole 2-cluster machine synthesised flat, for its totals and its longest
-# path measured rather than summed (docs/timing.md): about 50 minutes of one
+# path measured rather than summed (docs/timing.md): about 20 minutes of one
 # core, so in `make regress`, not `make synth`.
 REGRESS += synth_machine
 REGRESS_CMD.synth_machine = scripts/synth/synth.sh --csv $(BUILD)/synth/machine.csv --logdir $(BUILD)/synth/machine \

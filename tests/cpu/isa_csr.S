@@ -123,6 +123,13 @@ TEST_BEGIN
     nop
     csrr x14, minstreth;  TEST_EQ(56, x14, 1)
     csrw minstreth, x0
+    /* a written all-ones low word carries at the next count (the core
+     * keeps "low word all ones" in a register, set from what is written) */
+    li x1, -1
+    csrw minstret, x1
+    nop
+    csrr x14, minstreth;  TEST_EQ(57, x14, 1)
+    csrw minstreth, x0
     /* mcycle runs every cycle and can be written */
     csrr x1, mcycle
     csrr x2, mcycle
@@ -138,6 +145,11 @@ TEST_BEGIN
     csrw mcycleh, x0
     csrr x14, mcycleh;    TEST_EQ(64, x14, 0)   /* low word 0xfffffffe here */
     csrr x14, mcycleh;    TEST_EQ(65, x14, 1)   /* four cycles later it carried */
+    csrw mcycleh, x0
+    li x1, -1
+    csrw mcycle, x1
+    csrr x14, mcycleh;    TEST_EQ(67, x14, 0)   /* all ones written, read before they count */
+    csrr x14, mcycleh;    TEST_EQ(68, x14, 1)   /* the next cycle's count carried */
     csrr x1, cycle
     csrr x2, mcycle
     sub x3, x2, x1;       TEST_EQ(66, x3, 1)
