@@ -154,10 +154,16 @@ module ktpu_node #(
                   hdr4(rq_in_flit_i, ktpu_pkg::FLIT_SRC_Y_LSB) == st_y_q &&
                   (!rq_last || pd_idx < st_n_q);
 
+  // PEER_DATA is taken whenever the peer buffer is free, a stray too (it
+  // is then dropped): whether a flit belongs to the stream (its source, its
+  // index inside the stream: a 16-bit compare) is not decided in front of
+  // ready, where it ran on into the router's pop (the flat machine's
+  // longest path, docs/timing.md). A stray waits at most until the buffered
+  // sub-tile is added, which needs nothing from this plane.
   always_comb begin
-    rq_in_ready_o = 1'b1;                              // strays are dropped
+    rq_in_ready_o = 1'b1;
     if (rq_ty == TyIns && !rq_skip_q) rq_in_ready_o = !iq_full;
-    if (rq_ty == TyPd && pd_ok)       rq_in_ready_o = !pa_v_q;
+    if (rq_ty == TyPd)                rq_in_ready_o = !pa_v_q;
   end
   assign iq_push  = rq_in_valid_i && rq_ty == TyIns && !rq_skip_q && !iq_full;
   assign stray_pd = pd_in && !pd_ok;

@@ -919,6 +919,27 @@ static void splitk_test(int M, int K, int N, int p, int q, bool grant_first = fa
            grant_first ? ", the grant first" : "", (unsigned long long)(cyc - t0));
 }
 
+// PEER_DATA that no stream expects (docs/node.md): a packet to cluster p
+// with no stream open, then its STATUS. The packet is consumed and dropped
+// (sticky STRAY), it blocks nothing (the STATUS behind it on the same
+// plane is answered), and CLEAR clears the flag.
+static void stray_test(int p) {
+    for (int k = 0; k < 2; k++) {   // a PEER_DATA packet is two flits
+        Flit f;
+        memset(&f, 0, sizeof f);
+        f.w[KTPU_PD_INDEX_WORD] = 0;
+        f.w[8] = ktpu_flit_pack(cl_x[p], cl_y[p], 0, 0, KTPU_MSG_PEER_DATA, 0, k == 1);
+        txq.push_back(f);
+    }
+    Flit f = wait_done(issue(p, i_status(1)));
+    CHECK(code(f) == KTPU_CLERR_OK && (f.w[KTPU_CD_FLAGS_WORD] & KTPU_CD_FLAGS_STRAY_MASK),
+          "stray PEER_DATA: STRAY set (flags 0x%x)", f.w[KTPU_CD_FLAGS_WORD]);
+    f = wait_done(issue(p, i_status(1)));
+    CHECK(code(f) == KTPU_CLERR_OK && !(f.w[KTPU_CD_FLAGS_WORD] & KTPU_CD_FLAGS_STRAY_MASK),
+          "stray PEER_DATA: STRAY cleared (flags 0x%x)", f.w[KTPU_CD_FLAGS_WORD]);
+    printf("stray PEER_DATA to cluster %d: dropped, STRAY set and cleared\n", p);
+}
+
 // FWD split-K: cluster p keeps K-blocks [0, nkb-1) resident at tile offset
 // PT; cluster q first GEMMs blocks [0, 2) into its own tile at QT, then a
 // GEMM with FWD sends block nkb-1's R22(v) (one command per sub-tile, the
@@ -1143,6 +1164,7 @@ int main(int argc, char **argv) {
         splitk_test(32, 128, 32, 0, 1);
         splitk_test(32, 128, 32, 0, 1, true);
         fwd_test(32, 128, 32, 0, 1);
+        stray_test(1);
         error_test(0, 1);
         failed_fill_test(0, 1);
         // two agents: cluster 2 is nearer the second, where its MXFP7 FILLs go
