@@ -111,14 +111,20 @@ int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
     d->code = ktpu_cd_code(w0);
     d->memst = ktpu_cd_memst(w0);
     d->addr = 0;
-    if (op == KTPU_CLOP_STATUS) {   /* the counters; written out, as the send is */
-        d->w[1] = KTPU_REG_AT(MESH_RX0, 2);
-        d->w[2] = KTPU_REG_AT(MESH_RX0, 3);
-        d->w[3] = KTPU_REG_AT(MESH_RX0, 4);
-        d->w[4] = KTPU_REG_AT(MESH_RX0, 5);
-        d->w[5] = KTPU_REG_AT(MESH_RX0, 6);
-        d->w[6] = KTPU_REG_AT(MESH_RX0, 7);
-        d->w[7] = KTPU_REG_AT(MESH_RX0, 8);
+    if (op == KTPU_CLOP_STATUS) {
+        /* the counters; written out, as the send is, and every word loaded
+         * before the first store (d might alias the registers as far as
+         * the compiler knows: ktpu_mesh_send_moved) */
+        uint32_t w1 = KTPU_REG_AT(MESH_RX0, 2), w2 = KTPU_REG_AT(MESH_RX0, 3), w3 = KTPU_REG_AT(MESH_RX0, 4),
+                 w4 = KTPU_REG_AT(MESH_RX0, 5), w5 = KTPU_REG_AT(MESH_RX0, 6), w6 = KTPU_REG_AT(MESH_RX0, 7),
+                 w7 = KTPU_REG_AT(MESH_RX0, 8);
+        d->w[1] = w1;
+        d->w[2] = w2;
+        d->w[3] = w3;
+        d->w[4] = w4;
+        d->w[5] = w5;
+        d->w[6] = w6;
+        d->w[7] = w7;
     }
     if (d->code == KTPU_CLERR_MEM) d->addr = d->w[KTPU_CD_ADDR_WORD] = KTPU_REG_AT(MESH_RX0, 1 + KTPU_CD_ADDR_WORD);
     KTPU_REG(MESH_RX_POP) = 1;
