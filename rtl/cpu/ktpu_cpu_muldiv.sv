@@ -1,12 +1,12 @@
 // ktpu_cpu_muldiv: the M extension for ktpu_cpu.
 //
-// Multiply: operands registered (33 bits, signed or not as the op reads
-// them), then four registered partial products of 17- and 16-bit halves
-// (one DSP48E2 each; Yosys 0.23 leaves their registers in the fabric), then
-// the sums in 32-bit steps, so no carry chain follows a DSP or another
-// chain in the same cycle (docs/timing.md): MUL's low word four cycles
-// after req_i rises, MULH*'s high word five. Not reset, so a mapper may
-// still move the registers into the primitive.
+// Multiply: four partial products of 17- and 16-bit halves (the high
+// halves signed or not as the op reads them), each a ktpu_dsp_mul whose
+// operand and product registers are the DSP48E2's own (Yosys 0.23 packs
+// none from an inferred multiply), then the sums in 32-bit steps, so no
+// carry chain follows a DSP or another chain in the same cycle
+// (docs/timing.md): MUL's low word four cycles after req_i rises, MULH*'s
+// high word five.
 // Divide: restoring, one quotient bit per cycle, 35 cycles (the last puts
 // the signed result in a register, off the CPU's result path). Signs are
 // stripped at the start and put back at the end, so one unsigned datapath
@@ -43,29 +43,40 @@ module ktpu_cpu_muldiv (
   // ---- multiplier (DSP) ----
   // a = ah·2^17 + al (ah signed, al unsigned), b likewise:
   // a·b = hh·2^34 + (lh + hl)·2^17 + ll
-  logic [32:0] ma_q, mb_q;
   logic a_signed, b_signed;
   assign a_signed = (op_i == 3'b001) || (op_i == 3'b010);
   assign b_signed = (op_i == 3'b001);
-  logic        [33:0] p_ll_q;
-  logic signed [33:0] p_lh_q, p_hl_q;
-  logic signed [31:0] p_hh_q;
+  // the halves: low 17 bits as a positive 18-bit number, high 16 bits
+  // sign-extended when the operand is signed
+  logic [17:0] a_lo, b_lo;
+  logic [15:0] a_hi, b_hi;
+  assign a_lo = {1'b0, a_i[16:0]};
+  assign b_lo = {1'b0, b_i[16:0]};
+  assign a_hi = {a_signed & a_i[31], a_i[31:17]};
+  assign b_hi = {b_signed & b_i[31], b_i[31:17]};
+  // The four products, each a ktpu_dsp_mul with its operand and product
+  // registers in the DSP (AREG/BREG, PREG): two cycles from a_i/b_i.
+  logic        [33:0] p_ll;
+  logic signed [33:0] p_lh, p_hl;
+  logic signed [31:0] p_hh;
+  ktpu_dsp_mul #(.AW(18), .BW(18), .PW(34), .Signed(1'b1), .AReg(1), .BReg(1), .MReg(0), .PReg(1))
+    u_ll (.clk_i, .a_i(a_lo), .b_i(b_lo), .p_o(p_ll));
+  ktpu_dsp_mul #(.AW(18), .BW(16), .PW(34), .Signed(1'b1), .AReg(1), .BReg(1), .MReg(0), .PReg(1))
+    u_lh (.clk_i, .a_i(a_lo), .b_i(b_hi), .p_o(p_lh));
+  ktpu_dsp_mul #(.AW(16), .BW(18), .PW(34), .Signed(1'b1), .AReg(1), .BReg(1), .MReg(0), .PReg(1))
+    u_hl (.clk_i, .a_i(a_hi), .b_i(b_lo), .p_o(p_hl));
+  ktpu_dsp_mul #(.AW(16), .BW(16), .PW(32), .Signed(1'b1), .AReg(1), .BReg(1), .MReg(0), .PReg(1))
+    u_hh (.clk_i, .a_i(a_hi), .b_i(b_hi), .p_o(p_hh));
   logic signed [34:0] mid_q;          // lh + hl
   logic        [32:0] lo_q;           // the low word, with its carry out
   logic        [1:0]  ll_hi_q;
   logic signed [31:0] hh_q, hi_q;
   always_ff @(posedge clk_i) begin
-    ma_q    <= {a_signed & a_i[31], a_i};
-    mb_q    <= {b_signed & b_i[31], b_i};
-    p_ll_q  <= ma_q[16:0] * mb_q[16:0];
-    p_lh_q  <= $signed({1'b0, ma_q[16:0]}) * $signed(mb_q[32:17]);
-    p_hl_q  <= $signed(ma_q[32:17]) * $signed({1'b0, mb_q[16:0]});
-    p_hh_q  <= $signed(ma_q[32:17]) * $signed(mb_q[32:17]);
     // the low word needs only the low 15 bits of lh + hl
-    lo_q    <= {1'b0, p_ll_q[31:0]} + {1'b0, p_lh_q[14:0] + p_hl_q[14:0], 17'd0};
-    mid_q   <= 35'(p_lh_q) + 35'(p_hl_q);   // bits 14:0 are lo_q's
-    ll_hi_q <= p_ll_q[33:32];
-    hh_q    <= p_hh_q;
+    lo_q    <= {1'b0, p_ll[31:0]} + {1'b0, p_lh[14:0] + p_hl[14:0], 17'd0};
+    mid_q   <= 35'(p_lh) + 35'(p_hl);   // bits 14:0 are lo_q's
+    ll_hi_q <= p_ll[33:32];
+    hh_q    <= p_hh;
     // the high word: hh·4 + ll's bits 33:32 (a concatenation), + (lh + hl) >> 15,
     // + the low word's carry, in one chain
     hi_q    <= {hh_q[29:0], ll_hi_q} + 32'($signed(mid_q[34:15])) + 32'(lo_q[32]);

@@ -3,7 +3,7 @@
 RTL.dsp48e2 := $(DSP48E2_SRCS)
 RTL.mx_mac  := rtl/dsp/ktpu_mx_mac.sv
 RTL_USES.mx_mac := dsp48e2
-# An unsigned multiply with its registers in the DSP (the accumulator's two).
+# A multiply with its registers in the DSP (the accumulator's two, the CPU's four).
 RTL.dsp_mul := rtl/dsp/ktpu_dsp_mul.sv
 RTL_USES.dsp_mul := dsp48e2
 

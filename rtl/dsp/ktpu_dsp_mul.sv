@@ -1,6 +1,7 @@
 `default_nettype none
-// dsp_mul: an unsigned multiply in one DSP48E2, its pipeline registers in
-// the DSP (AREG, BREG, MREG, PREG as the parameters say), P = A x B.
+// dsp_mul: a multiply in one DSP48E2, its pipeline registers in the DSP
+// (AREG, BREG, MREG, PREG as the parameters say), P = A x B, unsigned or
+// (Signed) two's complement.
 //
 // Written as an instance rather than `a * b` between registers because
 // Yosys 0.23 packs none of a DSP48E2's registers from inferred logic
@@ -10,9 +11,12 @@
 // flip-flops. Here the registers are the DSP's: the latency from a_i/b_i to
 // p_o is AReg + MReg + PReg (B's BReg is the A side's AReg when both are
 // registered: keep them equal or drive B one cycle later).
-// Operands are zero-extended: A up to 26 bits (the multiplier takes A[26:0]
-// as signed), B up to 17 (B[17:0] signed). Nothing is reset and every stage
-// is always enabled (the accumulator's lanes run without a stall).
+// Unsigned operands are zero-extended: A up to 26 bits (the multiplier
+// takes A[26:0] as signed), B up to 17 (B[17:0] signed); signed ones are
+// sign-extended, A up to 27 bits, B up to 18 (P's bits above AW + BW are
+// then copies of the sign). Nothing is reset and every stage is always
+// enabled (the accumulator's lanes and the CPU's multiplier run without a
+// stall).
 module ktpu_dsp_mul #(
   parameter int unsigned AW   = 26,
   parameter int unsigned BW   = 17,
@@ -20,19 +24,20 @@ module ktpu_dsp_mul #(
   parameter int unsigned AReg = 1,
   parameter int unsigned BReg = 1,
   parameter int unsigned MReg = 1,
-  parameter int unsigned PReg = 1
+  parameter int unsigned PReg = 1,
+  parameter bit          Signed = 1'b0
 ) (
   input  wire          clk_i,
   input  wire [AW-1:0] a_i,
   input  wire [BW-1:0] b_i,
   output wire [PW-1:0] p_o
 );
-  if (AW < 1 || AW > 26 || BW < 1 || BW > 17 || PW < 1 || PW > AW + BW ||
+  if (AW < 1 || AW > (Signed ? 27 : 26) || BW < 1 || BW > (Signed ? 18 : 17) || PW < 1 || PW > AW + BW ||
       AReg > 1 || BReg > 1 || MReg > 1 || PReg > 1) begin : gen_bad_params
-    $fatal(1, "ktpu_dsp_mul: need 1 <= AW <= 26, 1 <= BW <= 17, PW <= AW + BW, registers 0 or 1");
+    $fatal(1, "ktpu_dsp_mul: need 1 <= AW <= 26 (27 signed), 1 <= BW <= 17 (18 signed), PW <= AW + BW, registers 0 or 1");
   end
-  wire [29:0] a_port = 30'(a_i);
-  wire [17:0] b_port = 18'(b_i);
+  wire [29:0] a_port = Signed ? 30'($signed(a_i)) : 30'(a_i);
+  wire [17:0] b_port = Signed ? 18'($signed(b_i)) : 18'(b_i);
   /* verilator lint_off UNUSEDSIGNAL */
   wire [47:0] p;   // above PW: zero (AW + BW bits at most), or bits the user drops
   /* verilator lint_on UNUSEDSIGNAL */
