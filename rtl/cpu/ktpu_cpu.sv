@@ -580,7 +580,7 @@ module ktpu_cpu #(
   // more levels of wide multiplexers: 13 -> 16, make synth)
   logic d_take_target;
   assign d_take_target = !m_sel && !xr && d_pred && !d_ret;
-  assign next_pc_other = m_sel ? next_pc_m : xr ? xr_pc_q : (d_pred && d_ret) ? d_ras_top : d_pc4;
+  assign next_pc_other = m_sel ? next_pc_m : xr ? xr_pc_q : d_ret ? d_ras_top : d_pc4;   // a return is predicted
   assign next_pc       = d_take_target ? d_target : next_pc_other;
   assign imem_addr_o = next_pc;
   assign imem_re_o   = m_sel || xr || d_go;
