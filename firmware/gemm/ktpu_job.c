@@ -112,7 +112,7 @@ void ktpu_job_plan_cfg(const uint32_t *j, unsigned ncl, struct ktpu_plan_cfg *cf
     cfg->scratch = qjob ? j[KTPU_JOB_SCRATCH_WORD] : 0;
     cfg->scratch_bytes = qjob ? j[KTPU_JOB_SCRATCH_BYTES_WORD] : 0;
     cfg->mem_ports = 1;
-    cfg->force_upload = 0;
+    cfg->force_upload = cfg->general = 0;
     cfg->tiny_sweep = 0;
     cfg->peer_xy = 0;
     cfg->checked = 1;

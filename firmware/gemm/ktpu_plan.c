@@ -161,17 +161,18 @@ SPLIT_COST(split_cost64, uint64_t)
  * cluster gets the same number of tiles, or at most one. Measured against the search's
  * choice on the SPEC §15 grid (docs/gemm.md): as fast or faster, and the
  * search costs ~1k-3k CPU cycles before the first instruction. Sets
- * p->gm, p->gn, or leaves them 0 (search). */
-static void regular_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
+ * p->gm, p->gn, or leaves them 0 (search); returns log2 of the tile's size. */
+static unsigned regular_tile(struct ktpu_plan *p, unsigned half, unsigned acc)
 {
     unsigned ncl = p->cfg.clusters, lg = ulog2(acc);   /* 2^lg: the largest power of two <= acc */
     unsigned gm = 1u << (lg / 2), gn = 1u << (lg - lg / 2);
-    if (gm > half || gn > half || (p->gmt & (gm - 1)) || (p->gnt & (gn - 1))) return;
+    if (gm > half || gn > half || (p->gmt & (gm - 1)) || (p->gnt & (gn - 1))) return lg;
     unsigned tiles = (p->gmt >> (lg / 2)) * (p->gnt >> (lg - lg / 2));
     /* fewer tiles than clusters: one each (ktpu_plan_init may then split K for the idle ones) */
-    if (tiles >= ncl && ((ncl & (ncl - 1)) || (tiles & (ncl - 1)))) return;
+    if (tiles >= ncl && ((ncl & (ncl - 1)) || (tiles & (ncl - 1)))) return lg;
     p->gm = gm;
     p->gn = gn;
+    return lg;
 }
 
 /* The tile search: a few candidate heights (gm_candidates), for each the
@@ -274,19 +275,62 @@ static int plan_single(struct ktpu_plan *p)
     return 1;
 }
 
+/* The regular plan: regular_tile's tile, as many tiles on every cluster,
+ * every field as plan_tiles sets it, by shifts (a multiply is 4 cycles
+ * and a division 35 on the RV32 core) and without its other rules' tests:
+ * the SPEC §15 shapes' path to their first instruction. fw_plan compares
+ * the two on every plan this one makes. Returns 0 if the plan is not
+ * regular (C in one tile, clusters not a power of two, fewer tiles than
+ * clusters, or not a multiple of them: plan_tiles' rules). */
+static void plan_upload(struct ktpu_plan *p);
+static int plan_regular(struct ktpu_plan *p)
+{
+    const struct ktpu_plan_cfg *cfg = &p->cfg;
+    unsigned ncl = cfg->clusters, half = cfg->l1_depth / 2, lgc = 0;
+    if (cfg->tile_gm || cfg->general || ncl > 16 || (ncl & (ncl - 1)) || c_fits_one_tile(p)) return 0;
+    p->gm = 0;
+    unsigned lg = regular_tile(p, half, acc_limit(cfg)), lgm = lg / 2, lgn = lg - lgm;
+    if (!p->gm) return 0;
+    p->ntm = p->gmt >> lgm;
+    p->ntn = p->gnt >> lgn;
+    /* below 2^13 each: tile indices and their products stay in 32 bits, as
+     * plan_tiles checks (larger: plan_tiles) */
+    if ((p->ntm | p->ntn) >> 13) return 0;
+    p->ntiles = p->ntm * p->ntn;
+    if (p->ntiles < ncl) return 0;   /* plan_tiles may split K for the idle clusters */
+    while ((1u << lgc) < ncl) lgc++;
+    p->split = 1;
+    p->b_resident = MUT(16) ? p->nkb < half >> lgn : p->nkb <= half >> lgn;   /* gn * nkb <= half */
+    p->nk_max = umin(p->nkb, half >> lgm);
+    if (!p->b_resident) p->nk_max = umin(p->nk_max, half >> lgn);
+    if (MUT(6)) p->nk_max++;
+    p->tpc = p->ntiles >> lgc;
+    p->tpc_rem = 0;
+    p->active = ncl;
+    /* plan_tiles' test, ntm % tpc == 0 or tpc % ntm == 0, without dividing:
+     * with ncl = 2^c dividing ntm * ntn, tpc is a multiple of ntm when ncl
+     * divides ntn; otherwise ntn = 2^a * o (o odd, a < c) and
+     * ntm / tpc = 2^(c - a) / o, whole only when o = 1 */
+    p->uniform = !(p->ntn & (ncl - 1)) || !(p->ntn & (p->ntn - 1)) || MUT(15);
+    p->single = 0;   /* one tile is C in one tile */
+    p->regular = 1;
+    if (cfg->fmt == KTPU_FMT_FP16) plan_upload(p);
+    return 1;
+}
+
 static enum ktpu_plan_err plan_tiles(struct ktpu_plan *p);
 
 enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cfg *cfg)
 {
     if (cfg != &p->cfg) p->cfg = *cfg;   /* the service builds it in place: no copy on its path */
     p->bpb = cfg->fmt == KTPU_FMT_FP16 ? 64u : 32u;
-    p->upload = 0;
+    p->upload = p->regular = 0;
     enum ktpu_plan_err e = plan_check(cfg, p->bpb);
     if (e != KTPU_PLAN_OK) return e;
     p->gmt = cfg->m / 4;
     p->gnt = cfg->n / 4;
     p->nkb = cfg->k / 32;
-    return plan_single(p) ? KTPU_PLAN_OK : plan_tiles(p);
+    return plan_single(p) || plan_regular(p) ? KTPU_PLAN_OK : plan_tiles(p);
 }
 
 /* Quantise-on-upload's cost model (plan_upload): the job's time with the

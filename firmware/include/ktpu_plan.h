@@ -54,6 +54,8 @@ struct ktpu_plan_cfg {
     unsigned mem_ports;      /* memory agents the upload is shared over (the cost model's), >= 1 */
     int force_upload;        /* tests: quantise-on-upload wherever the scratch region allows it,
                                 whatever the cost model says */
+    int general;             /* tests: the general rules (plan_tiles) also where the regular plan's
+                                shifts apply (fw_plan compares the two) */
     int checked;             /* built by ktpu_job_plan_cfg from a job ktpu_job_check accepted, whose
                                 rules imply ktpu_plan_init's own on the shape, format and address
                                 ranges (tests/fw/job_test.c checks it on every job it accepts):
@@ -78,6 +80,8 @@ struct ktpu_plan {
                                 (or a multiple of) the column block's */
     int single;              /* C is one tile, K one chunk: cluster 0's stream is FILL BT, FILL A,
                                 GEMM (emit), STATUS, the others' empty (ktpu_plan_single_words) */
+    int regular;             /* made by the regular rule's shifts, not the general rules (the same
+                                plan: tests/fw compares them) */
     /* Quantise-on-upload (docs/gemm.md; plan_upload decides it): the FP16 operands are first
      * quantised into the scratch region (A's MXFP7 storage at cfg.scratch,
      * BT's after it, rows of k bytes) by MEM_QJOBs, and the plan reads them

@@ -11,9 +11,10 @@ names=("" "emit on the first K chunk" "acc bit never set" "A always in L1 half 0
        "tile up to twice the accumulator" "C column offset 4 bytes per group" "BT fill ignores the chunk's K offset"
        "uniform with edge tiles or misaligned ranges" "shift's C column offset 4 bytes per group"
        "split-K reduced in a chain, not the reference's tree" "split-K's last part one K block short"
-       "upload: BT's MXFP7 copy over A's last row group")
+       "upload: BT's MXFP7 copy over A's last row group" "regular plan: uniform whatever the tile ranges"
+       "regular plan: BT that just fits half of L1 not resident")
 killed=0; total=0
-for n in $(seq 1 14); do
+for n in $(seq 1 16); do
     total=$((total + 1))
     if ! "$cc" "$@" -DKTPU_PLAN_MUTANT=$n -o "$out/plan_mut$n" $srcs "$reflib"; then
         echo "mutant $n (${names[$n]}): does not build"; continue

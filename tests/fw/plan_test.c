@@ -397,6 +397,28 @@ static void check_single(const struct ktpu_plan *p)
     single_plans += p->single;
 }
 
+/* A plan the regular rule made (plan_regular's shifts) is the plan the
+ * general rules make of the same job (cfg.general), field by field. */
+static long regular_plans;
+static void check_regular(const struct ktpu_plan *p, const struct ktpu_plan_cfg *in)
+{
+    struct ktpu_plan_cfg c = *in;
+    struct ktpu_plan g;
+    if (!p->regular) return;
+    c.general = 1;
+    enum ktpu_plan_err e = ktpu_plan_init(&g, &c);
+    CHECK(e == KTPU_PLAN_OK && !g.regular, "the general rules refuse a regular plan (%s)", ktpu_plan_err_name(e));
+    if (e != KTPU_PLAN_OK) return;
+#define SAME(f) CHECK(p->f == g.f, "regular plan: " #f " is %lu, the general rules' %lu", (unsigned long)p->f, \
+                      (unsigned long)g.f)
+    SAME(gm); SAME(gn); SAME(ntm); SAME(ntn); SAME(ntiles); SAME(tpc); SAME(tpc_rem); SAME(split); SAME(active);
+    SAME(nk_max); SAME(b_resident); SAME(bpb); SAME(uniform); SAME(single); SAME(upload); SAME(cfg.a);
+    SAME(cfg.lda); SAME(cfg.b); SAME(cfg.ldb); SAME(cfg.fmt);
+    if (p->upload) { SAME(src_a); SAME(src_lda); SAME(src_b); SAME(src_ldb); }   /* set only then */
+#undef SAME
+    regular_plans++;
+}
+
 static void cfg_default(struct ktpu_plan_cfg *c, uint32_t m, uint32_t n, uint32_t k, unsigned fmt,
                         unsigned clusters)
 {
@@ -471,6 +493,7 @@ static void run(const struct ktpu_plan_cfg *cfg, int show)
     check_upload(&p, cfg);
     check_uniform(&p);
     check_single(&p);
+    check_regular(&p, cfg);
     if (show && verbose)
         printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks of %u of %u, B %s, %ld instructions%s\n", buf, p.gm,
                p.gn, p.ntiles, p.nk_max, p.nkb, p.b_resident ? "resident" : "streamed", n,
@@ -708,6 +731,8 @@ int main(int argc, char **argv)
     if (verbose) printf("uniform plans checked against every cluster's own stream: %ld\n", uniform_plans);
     if (verbose) printf("single plans checked against their words: %ld\n", single_plans);
     CHECK(single_plans >= 1000, "only %ld single plans", single_plans);
+    if (verbose) printf("regular plans checked against the general rules: %ld\n", regular_plans);
+    CHECK(regular_plans >= 1000, "only %ld regular plans", regular_plans);
     if (verbose) printf("plans quantised on upload checked: %ld\n", uploads);
     CHECK(uploads >= 1000, "only %ld plans quantised on upload", uploads);
     printf("plan test: %ld checks, %ld failed\n", checks, fails);
