@@ -18,18 +18,21 @@ $(eval $(call fw_prog,$(GEMM_FW_ELF),firmware/gemm/main.c $(GEMM_FW_SRCS)))
 
 GEMM_ST_ELF  := $(FW_DIR)/ktpu_gemm_selftest.elf
 GEMM_ST_OBJS := $(patsubst %.c,$(FW_DIR)/obj/%.o,$(GEMM_FW_SRCS))
+# The -O3 service and the rv32 reference pass the 64 KiB code half of
+# linker/ktpu.ld; its operand buffers (~40 KiB of .bss) fit the other 56.
+GEMM_ST_LDFLAGS := $(FW_LDFLAGS) -Wl,--defsym=__ktpu_flash_bytes=0x12000
 $(FW_DIR)/obj/firmware/gemm/selftest.o: firmware/gemm/selftest.c $(FW_HDRS) $(REF_INC)/ktpu_ref.h
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -I$(REF_INC) -c -o $@ $<
 $(GEMM_ST_ELF): $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_RT_OBJS)
+	$(RV_CC) $(GEMM_ST_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_RT_OBJS)
 
 # A self-test on a broken planner, for tests/fw/gemm_mutants.sh.
 $(FW_DIR)/mut/ktpu_gemm_selftest_m%.elf: firmware/gemm/ktpu_plan.c $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -DKTPU_PLAN_MUTANT=$* -c -o $(@:.elf=_plan.o) $<
-	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
+	$(RV_CC) $(GEMM_ST_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
 	    $(filter-out %/ktpu_plan.o,$(GEMM_ST_OBJS)) $(@:.elf=_plan.o) $(REF_LIB_RV32) $(FW_RT_OBJS)
 
 # The service on a broken planner (tests/soc/check_gemm_fw.sh: the harness's
@@ -50,7 +53,7 @@ $(FW_DIR)/mut/ktpu_upload_nowait.o: firmware/gemm/ktpu_upload.c $(FW_HDRS)
 	$(RV_CC) $(FW_CFLAGS) -O3 -fno-tree-loop-distribute-patterns -c -o $@ $(@:.o=.c)
 $(FW_DIR)/mut/ktpu_gemm_selftest_upload_nowait.elf: $(FW_DIR)/mut/ktpu_upload_nowait.o \
         $(FW_DIR)/obj/firmware/gemm/selftest.o $(GEMM_ST_OBJS) $(REF_LIB_RV32) $(FW_LINK_DEPS)
-	$(RV_CC) $(FW_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
+	$(RV_CC) $(GEMM_ST_LDFLAGS) -o $@ $(FW_CRT0) $(FW_DIR)/obj/firmware/gemm/selftest.o \
 	    $(filter-out %/ktpu_upload.o,$(GEMM_ST_OBJS)) $< $(REF_LIB_RV32) $(FW_RT_OBJS)
 
 # The same service as the boot image's built-in firmware (firmware/boot/block.mk).

@@ -32,6 +32,8 @@ static struct {
      * shift[c] */
     int uniform, lead_done;
     int single;                        /* a single plan (ktpu_plan.h): its four instructions are the ring */
+    int skip0;                         /* cluster 0's first step went out from ktpu_plan_first_words: its
+                                          cursor is made, and moved past it, by the first plan call */
     unsigned lead_n, lo, pos[MAXC], ring;   /* entries encoded, the slowest cluster's (a bound),
                                                 each cluster's sent; ring: entries in use, a power
                                                 of two <= RING */
@@ -75,7 +77,7 @@ static void clear_job_state(void)
         R.t_first_sweep[c] = R.pos[c] = R.written[c] = 0;
     }
     R.detail = R.addr = R.flags_out = 0;
-    R.nonfinite_told = R.uniform = R.lead_done = R.single = R.grouped = 0;
+    R.nonfinite_told = R.uniform = R.lead_done = R.single = R.grouped = R.skip0 = 0;
     R.lead_n = R.lo = R.n_started = R.ann_due = 0;
     R.t_start = R.t_wait = R.n_prep = R.n_send = R.n_done = R.t_last_sweep = R.t_upload = 0;
     R.jobst = KTPU_JOBST_DONE;
@@ -341,11 +343,22 @@ static inline void encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS
     if (o->kind == KTPU_CLOP_GEMM && o->emit) w[KTPU_CI_OP_WORD] |= KTPU_CI_OP_WRITTEN_MASK;
 }
 
+/* Cluster 0's cursor, after its first step went out without one
+ * (first_step): made and moved past that step when the next one is
+ * wanted, while the clusters fetch its operands. */
+static void __attribute__((noinline)) first_cursor(void)
+{
+    R.skip0 = 0;
+    ktpu_plan_cursor_init(&R.plan, 0, &R.cur[0]);
+    for (unsigned i = 0; i < 3; i++) ktpu_plan_next(&R.plan, &R.cur[0], &R.op);
+}
+
 /* Cluster c's next instruction into R.next_w[c] (the CPU does this while
  * the clusters work, so that a freed credit is used at once). */
 static void prepare(unsigned c)
 {
     struct ktpu_plan_op *o = &R.op;
+    if (R.skip0 && !c) first_cursor();
     if (!ktpu_plan_next(&R.plan, &R.cur[c], o)) {
         R.plan_done[c] = 1;
         return;
@@ -384,6 +397,7 @@ static int produce(unsigned ncl)
         if (R.lead_n - lo >= R.ring) return 0;
     }
     struct ktpu_plan_op *o = &R.op;
+    if (R.skip0) first_cursor();
     if (!ktpu_plan_next(&R.plan, &R.cur[0], o)) {
         R.lead_done = 1;
         return 0;
@@ -502,6 +516,10 @@ static void start_streams(unsigned ncl)
             R.ann_bn[c] = R.shift[c].bn;
             if (c) continue;
         }
+        if (!c && R.skip0) {   /* tile 0 first: the cursor comes later (first_cursor) */
+            R.ann_bm[0] = R.ann_bn[0] = 0;
+            continue;
+        }
         ktpu_plan_cursor_init(&R.plan, c, &R.cur[c]);
         R.ann_bm[c] = R.cur[c].bm;
         R.ann_bn[c] = R.cur[c].bn;
@@ -517,7 +535,7 @@ static void start_streams(unsigned ncl)
  * are never live). */
 static void encode_single(void)
 {
-    ktpu_plan_single_words(&R.plan, R.ring_w);
+    ktpu_plan_first_words(&R.plan, R.ring_w);
     ktpu_ci_status(R.ring_w[3], 1);
     R.ring_sel[0] = R.ring_sel[1] = R.ring_sel[2] = R.ring_sel[3] = 0;
     R.ring_tag[0] = R.ring_tag[1] = R.ring_tag[2] = R.ring_tag[3] = 0;
@@ -540,6 +558,37 @@ static void send_single(uint32_t t0)
         R.status_sent[0] = 1;
     }
     R.live = R.pos[0] != R.lead_n;
+}
+
+/* Any other plan that does not split K: cluster 0's first FILL BT, FILL A
+ * and GEMM from ktpu_plan_first_words, without a cursor (start_streams
+ * left cluster 0's to first_cursor, which the first plan call after them
+ * makes): a uniform plan's ring entries 0..2, which the rounds send (to
+ * cluster 0 first, then moved to the others), else sent to cluster 0 at
+ * once. */
+static void first_step(uint32_t t0)
+{
+    uint32_t own[3][KTPU_CI_WORDS];
+    uint32_t (*w)[KTPU_CI_WORDS] = R.uniform ? R.ring_w : own;
+    ktpu_plan_first_words(&R.plan, w);
+    if (KTPU_FIELD_GET(CI_OP_EMIT, w[2][KTPU_CI_OP_WORD])) w[2][KTPU_CI_OP_WORD] |= KTPU_CI_OP_WRITTEN_MASK;   /* as encode() */
+    if (R.uniform) {
+        R.ring_sel[0] = 2;   /* ktpu_plan_shift_sel: BT, A, C */
+        R.ring_sel[1] = 1;
+        R.ring_sel[2] = 3;
+        R.ring_tag[0] = R.ring_tag[1] = R.ring_tag[2] = 0;
+        for (unsigned e = 0; e < 3; e++) {
+            R.lead_n++;
+            if (R.grouped) group_entry();
+        }
+        R.n_prep += 3;
+        return;   /* sent by the rounds, cluster 0 first */
+    }
+    R.t_start = ktpu_read_mcycle() - t0;
+    for (unsigned i = 0; i < 3; i++) ktpu_cl_issue_moved(&R.cs, 0, w[i], 0, 0);
+    R.n_prep += 3;
+    R.n_send += 3;
+    R.gemm_wait[0] = 1;
 }
 
 static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
@@ -612,6 +661,10 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
     R.uniform = R.plan.uniform && ncl > 1;
     R.ring = opt && opt->ring && opt->ring < RING && !(opt->ring & (opt->ring - 1)) ? opt->ring : RING;
     R.single = R.plan.single;
+    /* cluster 0's first step at once, where its credits allow (a CLEAR or
+     * the stuck test may hold one each) and, uniform, the ring holds it */
+    R.skip0 = !R.single && R.plan.split == 1 && (!R.uniform || R.ring > 3) &&
+              R.cs.cl[0].outstanding + (opt && opt->stuck_test) <= KTPU_NODE_IQ_DEPTH - 3;
     if (R.single) encode_single();
     else start_streams(ncl);
     if (opt && opt->stuck_test) {
@@ -620,6 +673,7 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
         ktpu_cl_issue(&R.cs, 0, w, 0);
     }
     if (R.single) send_single(t0);
+    if (R.skip0) first_step(t0);
 
     /* Every cluster's FIFO kept full: rounds of one step per cluster in
      * turn, a step being its instructions up to its next GEMM (so a

@@ -673,7 +673,7 @@ int ktpu_plan_next(const struct ktpu_plan *p, struct ktpu_plan_cursor *cur, stru
 }
 
 /* The words of a FILL and of a GEMM, shared by ktpu_plan_encode and
- * ktpu_plan_single_words. */
+ * ktpu_plan_first_words. */
 static inline void encode_fill(uint32_t w[KTPU_CI_WORDS], unsigned side, unsigned fmt, unsigned off, unsigned gm,
                                unsigned nk, uint32_t base, uint32_t stride)
 {
@@ -734,12 +734,14 @@ void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
     }
 }
 
-void ktpu_plan_single_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORDS])
+void ktpu_plan_first_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORDS])
 {
     const struct ktpu_plan_cfg *cfg = &p->cfg;
-    /* ktpu_plan_next's first tile with its one chunk: BT resident in the
-     * first half of L1 B, A in the first of L1 A, both at offset 0 */
-    encode_fill(w[0], 1, cfg->fmt, 0, p->gnt, p->nkb, cfg->b, cfg->ldb);
-    encode_fill(w[1], 0, cfg->fmt, 0, p->gmt, p->nkb, cfg->a, cfg->lda);
-    encode_gemm(w[2], 0, 1, 0, 0, 0, p->gmt, p->gnt, p->nkb, cfg->c, cfg->ldc);
+    /* ktpu_plan_next's first tile (tile 0, whole) and its first chunk from
+     * a new cursor: BT and A in the first halves of L1 (a resident BT's
+     * first column block flips b_half from 1 to 0), everything at offset 0 */
+    unsigned nk = umin(p->nk_max, p->nkb);
+    encode_fill(w[0], 1, cfg->fmt, 0, p->gn, nk, cfg->b, cfg->ldb);
+    encode_fill(w[1], 0, cfg->fmt, 0, p->gm, nk, cfg->a, cfg->lda);
+    encode_gemm(w[2], 0, MUT(1) ? 1 : nk == p->nkb, 0, 0, 0, p->gm, p->gn, nk, cfg->c, cfg->ldc);
 }

@@ -79,7 +79,7 @@ struct ktpu_plan {
                                 tiles, and a cluster's tiles per column block dividing
                                 (or a multiple of) the column block's */
     int single;              /* C is one tile, K one chunk: cluster 0's stream is FILL BT, FILL A,
-                                GEMM (emit), STATUS, the others' empty (ktpu_plan_single_words) */
+                                GEMM (emit), STATUS, the others' empty (ktpu_plan_first_words) */
     int regular;             /* made by the regular rule's shifts, not the general rules (the same
                                 plan: tests/fw compares them) */
     /* Quantise-on-upload (docs/gemm.md; plan_upload decides it): the FP16 operands are first
@@ -174,9 +174,11 @@ unsigned ktpu_plan_udiv(unsigned a, unsigned b);
  * CLEAR. The hot path of the GEMM service. */
 void ktpu_plan_encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS]);
 
-/* A single plan's (p->single) first three instructions, encoded without a
- * cursor: the words ktpu_plan_encode gives for cluster 0's FILL BT, FILL A
- * and GEMM (tests/fw checks every single plan). The short job's path. */
-void ktpu_plan_single_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORDS]);
+/* Cluster 0's first three instructions of a plan that does not split K
+ * (p->split == 1), encoded without a cursor: the words ktpu_plan_encode
+ * gives for its first FILL BT, FILL A and GEMM (tests/fw checks every such
+ * plan). The service's path to its first instruction; a single plan's
+ * whole stream but its STATUS. */
+void ktpu_plan_first_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORDS]);
 
 #endif

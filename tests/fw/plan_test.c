@@ -362,39 +362,41 @@ static void check_uniform(const struct ktpu_plan *p)
     }
 }
 
-/* A single plan: cluster 0's stream is exactly ktpu_plan_single_words'
- * three instructions and a STATUS, every other cluster's is empty; and a
- * plan whose cluster 0 stream is FILL, FILL, GEMM, STATUS with one tile
- * must be marked single (the service's short path is taken wherever it
- * applies). */
-static long single_plans;
+/* Cluster 0's first three instructions of every plan that does not split
+ * K are ktpu_plan_first_words'; a single plan's stream is exactly those and
+ * a STATUS, every other cluster's is empty; and a plan whose cluster 0
+ * stream is FILL, FILL, GEMM, STATUS with one tile must be marked single
+ * (the service's short path is taken wherever it applies). */
+static long single_plans, first_plans;
 static long uploads;   /* plans quantised on upload, checked by check_upload */
-static void check_single(const struct ktpu_plan *p)
+static void check_first(const struct ktpu_plan *p)
 {
     struct ktpu_plan_cursor cur;
     struct ktpu_plan_op op;
-    uint32_t sw[3][KTPU_CI_WORDS], w[KTPU_CI_WORDS];
+    uint32_t fw[3][KTPU_CI_WORDS], w[KTPU_CI_WORDS];
     unsigned kinds[5] = {0}, n = 0;
     int same = 1;
     ktpu_plan_cursor_init(p, 0, &cur);
-    if (p->single) ktpu_plan_single_words(p, sw);
+    if (p->split == 1) ktpu_plan_first_words(p, fw);
     while (ktpu_plan_next(p, &cur, &op)) {
-        if (n < 3 && p->single) {
+        if (n < 3 && p->split == 1) {
             ktpu_plan_encode(&op, w);
-            if (memcmp(w, sw[n], sizeof w)) same = 0;
+            if (memcmp(w, fw[n], sizeof w)) same = 0;
         }
         if (n < 5) kinds[n] = op.kind;
         n++;
     }
     int four = n == 4 && kinds[0] == KTPU_CLOP_FILL && kinds[1] == KTPU_CLOP_FILL && kinds[2] == KTPU_CLOP_GEMM &&
                kinds[3] == KTPU_CLOP_STATUS;
-    CHECK(!p->single || (four && same), "single plan: cluster 0's stream (%u instructions) is not the single words", n);
+    CHECK(p->split > 1 || (n >= 3 && same), "cluster 0's first three instructions are not ktpu_plan_first_words'");
+    CHECK(!p->single || four, "single plan: cluster 0's stream (%u instructions) is not FILL, FILL, GEMM, STATUS", n);
     CHECK(p->single || !(four && p->ntiles == 1), "a one-tile, one-chunk plan is not marked single");
     for (unsigned cl = 1; p->single && cl < p->cfg.clusters; cl++) {
         ktpu_plan_cursor_init(p, cl, &cur);
         CHECK(!ktpu_plan_next(p, &cur, &op), "single plan: cluster %u has instructions", cl);
     }
     single_plans += p->single;
+    first_plans += p->split == 1;
 }
 
 /* A plan the regular rule made (plan_regular's shifts) is the plan the
@@ -492,7 +494,7 @@ static void run(const struct ktpu_plan_cfg *cfg, int show)
     long n = check_plan(&p);
     check_upload(&p, cfg);
     check_uniform(&p);
-    check_single(&p);
+    check_first(&p);
     check_regular(&p, cfg);
     if (show && verbose)
         printf("  %-34s tile %3u x %3u groups, %u tiles, K chunks of %u of %u, B %s, %ld instructions%s\n", buf, p.gm,
@@ -729,7 +731,9 @@ int main(int argc, char **argv)
     if (verbose) printf("random large shapes: 40 plans\n");
 
     if (verbose) printf("uniform plans checked against every cluster's own stream: %ld\n", uniform_plans);
-    if (verbose) printf("single plans checked against their words: %ld\n", single_plans);
+    if (verbose) printf("single plans checked: %ld; first steps checked against their words: %ld\n", single_plans,
+                        first_plans);
+    CHECK(first_plans >= 10000, "only %ld first steps", first_plans);
     CHECK(single_plans >= 1000, "only %ld single plans", single_plans);
     if (verbose) printf("regular plans checked against the general rules: %ld\n", regular_plans);
     CHECK(regular_plans >= 1000, "only %ld regular plans", regular_plans);
