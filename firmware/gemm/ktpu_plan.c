@@ -283,11 +283,11 @@ static int plan_single(struct ktpu_plan *p)
  * regular (C in one tile, clusters not a power of two, fewer tiles than
  * clusters, or not a multiple of them: plan_tiles' rules). */
 static void plan_upload(struct ktpu_plan *p);
-static int plan_regular(struct ktpu_plan *p)
+static int __attribute__((noinline)) plan_regular(struct ktpu_plan *p)
 {
     const struct ktpu_plan_cfg *cfg = &p->cfg;
     unsigned ncl = cfg->clusters, half = cfg->l1_depth / 2, lgc = 0;
-    if (cfg->tile_gm || cfg->general || ncl > 16 || (ncl & (ncl - 1)) || c_fits_one_tile(p)) return 0;
+    if (cfg->tile_gm || cfg->general || ncl > 16 || (ncl & (ncl - 1))) return 0;
     p->gm = 0;
     unsigned lg = regular_tile(p, half, acc_limit(cfg)), lgm = lg / 2, lgn = lg - lgm;
     if (!p->gm) return 0;
@@ -330,7 +330,8 @@ enum ktpu_plan_err ktpu_plan_init(struct ktpu_plan *p, const struct ktpu_plan_cf
     p->gmt = cfg->m / 4;
     p->gnt = cfg->n / 4;
     p->nkb = cfg->k / 32;
-    return plan_single(p) || plan_regular(p) ? KTPU_PLAN_OK : plan_tiles(p);
+    /* C in one tile is never regular: tested here, without plan_regular's call */
+    return plan_single(p) || (!c_fits_one_tile(p) && plan_regular(p)) ? KTPU_PLAN_OK : plan_tiles(p);
 }
 
 /* Quantise-on-upload's cost model (plan_upload): the job's time with the
@@ -740,7 +741,7 @@ void ktpu_plan_first_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORD
     /* ktpu_plan_next's first tile (tile 0, whole) and its first chunk from
      * a new cursor: BT and A in the first halves of L1 (a resident BT's
      * first column block flips b_half from 1 to 0), everything at offset 0 */
-    unsigned nk = umin(p->nk_max, p->nkb);
+    unsigned nk = p->nk_max;   /* the cursor's umin(nk_max, nkb): nk_max <= nkb */
     encode_fill(w[0], 1, cfg->fmt, 0, p->gn, nk, cfg->b, cfg->ldb);
     encode_fill(w[1], 0, cfg->fmt, 0, p->gm, nk, cfg->a, cfg->lda);
     encode_gemm(w[2], 0, MUT(1) ? 1 : nk == p->nkb, 0, 0, 0, p->gm, p->gn, nk, cfg->c, cfg->ldc);
