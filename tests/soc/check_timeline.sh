@@ -4,10 +4,12 @@
 # trace-event JSON that loads, whose per-cluster tracks add up to the
 # counters the same run reports (fill, sweep, drain, starved and
 # back-pressured exactly; idle at least: the timeline also has the cycles
-# before the job's first STATUS CLEAR; back-pressure only up to the end of
-# the cluster's last fill, sweep or drain: the report's counters are the
-# final STATUS's, read when the node went idle, and its answer may then
-# wait for the CPU, on the timeline only), whose slices on each track are in
+# before the job's first STATUS CLEAR; back-pressure up to the end of the
+# cluster's last fill, sweep or drain, and the run that starts there: the
+# last completion, a CL_WRITTEN the CPU has not taken yet, which the final
+# STATUS waits behind; the report's counters are that STATUS's, read when
+# the node went idle, and its own answer may then wait for the CPU, on the
+# timeline only), whose slices on each track are in
 # order and never overlap, and whose CPU tracks name functions and the GEMM
 # service's phases (the CPU of the small FP16 job never waits). A timeline path that cannot be written, and --timeline
 # with --iss, are refused before the run.
@@ -58,7 +60,7 @@ for m in re.finditer(r"^cluster (\d+): fill (\d+), sweep (\d+), drain (\d+), idl
     for tid in range(6):
         act = names.get((1 + c, tid))
         got = sum(e["dur"] for e in tracks.get((1 + c, tid), [])
-                  if e["name"] == act and (act != "back-pressured" or e["ts"] < busy_end))
+                  if e["name"] == act and (act != "back-pressured" or e["ts"] <= busy_end))
         if act not in want or (got != want[act] if act != "idle" else got < want[act]):
             errors.append("cluster %d %s: timeline %d cycles, report %s" % (c, act, got, want.get(act)))
 if not n:
