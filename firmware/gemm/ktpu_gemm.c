@@ -612,6 +612,20 @@ static void __attribute__((noinline)) first_step(uint32_t t0)
     }
 }
 
+/* Every completion waiting, taken; returns how many free a credit (a
+ * CL_WRITTEN frees none: no send round for it alone). */
+static inline int take_all(struct ktpu_cl_done *d, int *stop)
+{
+    int r, done = 0;
+    while ((r = ktpu_cl_poll(&R.cs, d)) != 0) {
+        done += r < 0 || !d->written;
+        if (r < 0) continue;   /* counted in cs.stray */
+        take(d);
+        if (R.jobst == KTPU_JOBST_HWERR) *stop = 1;
+    }
+    return done;
+}
+
 static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
 {
     uint32_t t0 = ktpu_read_mcycle();
@@ -733,16 +747,14 @@ static unsigned run(volatile uint32_t *job, const struct ktpu_gemm_opts *opt)
                     if (op != KTPU_CLOP_FILL) break;
                 }
                 if (!left_to_send(c)) R.live &= ~(1u << c);
+                /* a plan that is not uniform encodes every instruction it
+                 * sends (~200 cycles each): the completions waiting are
+                 * taken between two clusters' steps, or a round of them
+                 * holds the credits the next round needs */
+                if (!R.uniform) done += take_all(&d, &stop);
             }
         }
-        int r;
-        while ((r = ktpu_cl_poll(&R.cs, &d)) != 0) {
-            /* a CL_WRITTEN frees no credit: no send round for it alone */
-            done += r < 0 || !d.written;
-            if (r < 0) continue;   /* counted in cs.stray */
-            take(&d);
-            if (R.jobst == KTPU_JOBST_HWERR) stop = 1;
-        }
+        done += take_all(&d, &stop);
         R.n_send += sent;
         R.n_done += done;
         /* the last completion ends the loop at once (no further pass) */
