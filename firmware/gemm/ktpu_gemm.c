@@ -599,14 +599,14 @@ static void __attribute__((noinline)) first_step(uint32_t t0)
             R.lead_n++;
             if (R.grouped) group_entry();
         }
-        R.n_prep += 3;
     }
+    R.n_prep += 3;
     R.t_start = ktpu_read_mcycle() - t0;
     for (unsigned c = 0; c < (R.uniform ? R.plan.active : 1u); c++) {
         if (R.cs.cl[c].outstanding > KTPU_NODE_IQ_DEPTH - 3) continue;   /* a CLEAR holds one: the rounds send it */
         for (unsigned i = 0; i < 3; i++)
             ktpu_cl_issue_moved(&R.cs, c, w[i], R.uniform ? R.shift[c].d[R.ring_sel[i]] : 0, 0);
-        R.pos[c] = 3;
+        R.pos[c] = 3;   /* a uniform plan's ring position (unused otherwise) */
         R.n_send += 3;
         R.gemm_wait[c] = 1;
     }

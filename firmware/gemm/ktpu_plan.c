@@ -280,8 +280,9 @@ static int plan_single(struct ktpu_plan *p)
  * and a division 35 on the RV32 core) and without its other rules' tests:
  * the SPEC §15 shapes' path to their first instruction. fw_plan compares
  * the two on every plan this one makes. Returns 0 if the plan is not
- * regular (C in one tile, clusters not a power of two, fewer tiles than
- * clusters, or not a multiple of them: plan_tiles' rules). */
+ * regular (clusters not a power of two, fewer tiles than clusters, or not
+ * a multiple of them: plan_tiles' rules; the caller leaves out C in one
+ * tile). */
 static void plan_upload(struct ktpu_plan *p);
 static int __attribute__((noinline)) plan_regular(struct ktpu_plan *p)
 {
@@ -742,7 +743,7 @@ void ktpu_plan_first_words(const struct ktpu_plan *p, uint32_t w[3][KTPU_CI_WORD
      * a new cursor: BT and A in the first halves of L1 (a resident BT's
      * first column block flips b_half from 1 to 0), everything at offset 0 */
     unsigned nk = p->nk_max;   /* the cursor's umin(nk_max, nkb): nk_max <= nkb */
-    encode_fill(w[0], 1, cfg->fmt, 0, p->gn, nk, cfg->b, cfg->ldb);
+    encode_fill(w[0], 1, cfg->fmt, 0, MUT(17) ? p->gm : p->gn, nk, cfg->b, cfg->ldb);
     encode_fill(w[1], 0, cfg->fmt, 0, p->gm, nk, cfg->a, cfg->lda);
     encode_gemm(w[2], 0, MUT(1) ? 1 : nk == p->nkb, 0, 0, 0, p->gm, p->gn, nk, cfg->c, cfg->ldc);
 }
