@@ -269,6 +269,10 @@ int main(void)
          * the full ring) */
         {"16x32x16 MXFP7, ACC 4, L1 16: uniform, ring 1", 16, 32, 16, KTPU_FMT_MX, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 1, 0, 0},
         {"16x32x16 FP16, ACC 4, L1 16: uniform, ring 2", 16, 32, 16, KTPU_FMT_FP16, 0, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 2, 0, 0},
+        /* the regular rule's tiles (plan_regular) in 3 column blocks on 2
+         * clusters: each cluster's range straddles a column block, so the
+         * plan is not uniform */
+        {"16x32x24 MXFP7, 2 clusters, ACC 4, L1 16: regular, not uniform", 16, 32, 24, KTPU_FMT_MX, 2, KTPU_JOBST_DONE, 0, 0, 0, 16, 4, 0, 0, 0},
         /* split-K (one tile, K over every cluster: 4 parts on 4 clusters,
          * where the tree is not a chain; 3 parts, the tree's uneven end);
          * with an L1 that streams BT */

@@ -50,8 +50,9 @@ TEST_DEPS += $(KTPU_SIM) $(GEN_H) $(FW_MEM_LD) $(FW_DEFS_ASM) $(FW_RT_LIB) $(FW_
 
 # make regress: the self-test on 1 and 4 clusters, and on broken planners.
 # (split-K reduced in a chain, mutant 12, differs from the tree only from 4
-# parts on: the 4-cluster machine)
-GEMM_MUTANTS := 1 2 5 8 9 11 13 14
+# parts on: the 4-cluster machine; mutant 16, a regular plan's BT streamed
+# where it fits, changes no result: fw_plan's comparison kills it)
+GEMM_MUTANTS := 1 2 5 8 9 11 13 14 15 17
 GEMM_MUT_ELFS := $(foreach n,$(GEMM_MUTANTS),$(FW_DIR)/mut/ktpu_gemm_selftest_m$(n).elf)
 REGRESS_DEPS += $(GEMM_ST_ELF) $(GEMM_MUT_ELFS) $(FW_DIR)/mut/ktpu_gemm_selftest_m12.elf $(KTPU_SIM) \
                 $(KTPU_SIM1) $(KTPU_SIM4)
