@@ -4,7 +4,8 @@
 #   - CPI of a compiled C workload, per kernel and overall (mcycle/minstret
 #     read by the program itself);
 #   - simulated cycles per host second of the SoC model on that run;
-#   - Yosys synth_xilinx -family xcup size of ktpu_cpu (when sources given).
+#   - ktpu_cpu's size and longest LUT path as make synth counts them
+#     (scripts/synth/synth.sh; when sources are given).
 # Writes metric,value,unit rows to OUT.csv and prints them as a table.
 set -euo pipefail
 sim=$1 elf=$2 csv=$3; shift 3
@@ -26,22 +27,16 @@ ns=$((t1 - t0))
 echo "sim_cycles_per_second,$(( cycles * 1000000000 / ns )),cycles/s" >>"$csv"
 
 if [ $# -gt 0 ]; then
-  # the DSP48E2 is Yosys's own cell: the behavioural model is left out
-  # (as scripts/synth/synth.sh does)
+  # make synth's recipe and counts (scripts/synth/synth.sh), the core alone
+  # (the package is synth.sh's own first read)
   srcs=()
-  for f in "$@"; do case $(basename "$f") in DSP48E2.sv | DSP48E2.v | glbl.v) ;; *) srcs+=("$f") ;; esac; done
-  yosys -q -p "read_verilog -sv ${srcs[*]}; synth_xilinx -family xcup -top ktpu_cpu; tee -q -o $tmp/stat.txt stat" \
-    >"$tmp/yosys.log" 2>&1
-  # the last block of the statistics is the whole design
-  awk '/=== design hierarchy ===/ { h = 1 } { if (h || !seen) print } /Number of cells/ { seen = 1 }' \
-    "$tmp/stat.txt" >"$tmp/total.txt"
-  lut=$(awk '/^ +LUT[1-6] / { s += $2 } END { print s + 0 }' "$tmp/total.txt")
-  lutram=$(awk '/^ +RAM32M16 / { s += 8 * $2 } /^ +RAM32M / { s += 4 * $2 } END { print s + 0 }' "$tmp/total.txt")
-  ff=$(awk '/^ +FD[A-Z]* / { s += $2 } END { print s + 0 }' "$tmp/total.txt")
-  dsp=$(awk '/^ +DSP48E2 / { s += $2 } END { print s + 0 }' "$tmp/total.txt")
+  for f in "$@"; do [[ $f == */ktpu_pkg.sv ]] || srcs+=("$f"); done
+  scripts/synth/synth.sh --csv "$tmp/synth.csv" --logdir "$tmp/synth" "cpu|ktpu_cpu|${srcs[*]}" >/dev/null
+  IFS=, read -r _ _ lut lutram ff _ dsp _ _ path < <(tail -n 1 "$tmp/synth.csv")
   echo "cpu_lut_logic,$lut,LUT" >>"$csv"
   echo "cpu_lut_as_ram,$lutram,LUT" >>"$csv"
   echo "cpu_ff,$ff,FF" >>"$csv"
   echo "cpu_dsp48e2,$dsp,DSP48E2" >>"$csv"
+  echo "cpu_lut_path,$path,levels" >>"$csv"
 fi
 column -t -s, "$csv"
