@@ -341,14 +341,22 @@ static uint32_t op_tag(const struct ktpu_plan_op *o)
     return o->kind == KTPU_CLOP_DRAIN ? TAG_DRAIN : 0;
 }
 
-/* The planner's words of o, and an emitting GEMM asks for its CL_WRITTEN:
- * its tile is announced as it lands. (A single plan's, encoded by
- * encode_single, does not: its STATUS follows at once and the tile is
- * announced there, one completion fewer on the short job's path.) */
+/* An emitting GEMM's words ask for its CL_WRITTEN: its tile is announced
+ * as it lands. (A single plan's, encoded by encode_single, do not: its
+ * STATUS follows at once and the tile is announced there, one completion
+ * fewer on the short job's path.) */
+static inline void ask_written(uint32_t w[KTPU_CI_WORDS])
+{
+    uint32_t op = w[KTPU_CI_OP_WORD];
+    if (KTPU_FIELD_GET(CI_OP_CODE, op) == KTPU_CLOP_GEMM && (op & KTPU_CI_OP_EMIT_MASK))
+        w[KTPU_CI_OP_WORD] = op | KTPU_CI_OP_WRITTEN_MASK;
+}
+
+/* The planner's words of o, as the service sends them. */
 static inline void encode(const struct ktpu_plan_op *o, uint32_t w[KTPU_CI_WORDS])
 {
     ktpu_plan_encode(o, w);
-    if (o->kind == KTPU_CLOP_GEMM && o->emit) w[KTPU_CI_OP_WORD] |= KTPU_CI_OP_WRITTEN_MASK;
+    ask_written(w);
 }
 
 /* Cluster 0's cursor, after its first step went out without one
@@ -589,7 +597,7 @@ static void __attribute__((noinline)) first_step(uint32_t t0)
     uint32_t own[3][KTPU_CI_WORDS];
     uint32_t (*w)[KTPU_CI_WORDS] = R.uniform ? R.ring_w : own;
     ktpu_plan_first_words(&R.plan, w);
-    if (KTPU_FIELD_GET(CI_OP_EMIT, w[2][KTPU_CI_OP_WORD])) w[2][KTPU_CI_OP_WORD] |= KTPU_CI_OP_WRITTEN_MASK;   /* as encode() */
+    ask_written(w[2]);
     if (R.uniform) {
         R.ring_sel[0] = 2;   /* ktpu_plan_shift_sel: BT, A, C */
         R.ring_sel[1] = 1;
