@@ -94,8 +94,27 @@ HOST_CFLAGS := -std=c99 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 # build (ktpu-sim-4, ~6 minutes of C++) left a core idle. (A '+' recipe
 # also runs under `make -n`.)
 VERILATOR        := verilator
+VL_OPT_FAST      := -O2
+VL_OPT_SLOW      := -O0
 VERILATOR_FLAGS  := --cc --exe --build -Wall -Wno-fatal -Werror-USERFATAL --x-assign unique --x-initial unique \
-                    -O2 --assert -CFLAGS -std=c++17 -MAKEFLAGS OPT_SLOW=-O0 -MAKEFLAGS OPT_FAST=-O2 -I$(GEN)
+                    -O2 --assert -CFLAGS -std=c++17 -MAKEFLAGS OPT_SLOW=$(VL_OPT_SLOW) -MAKEFLAGS OPT_FAST=$(VL_OPT_FAST) -I$(GEN)
+# Verilator's runtime headers, precompiled once for every model and read
+# by each of its objects through -include (scripts/verilator_pch.mk says
+# why). A model depends on them, so a change of flags rebuilds both. Not
+# for a model built with --timing (the vendor DSP48E2 and its mock): its
+# objects are compiled with -fcoroutines, and GCC 12 takes a header
+# precompiled without it, which leaves <coroutine>'s builtins undeclared.
+VL_PCH           := $(BUILD)/vl-pch/ktpu_vl.h
+VL_PCH_BUILT     := $(BUILD)/vl-pch/built
+vl_pch_flags      = $(if $(filter --timing,$(1)),,-CFLAGS -include -CFLAGS $(abspath $(VL_PCH)))
+$(VL_PCH):
+	@mkdir -p $(@D)
+	@printf '#include "verilated.h"\n#include "verilated_dpi.h"\n#include "verilated_fst_c.h"\n' >$@
+$(VL_PCH_BUILT): $(VL_PCH) scripts/verilator_pch.mk
+	@echo "precompile $(VL_PCH)"
+	+@$(MAKE) -s --no-print-directory -f $$($(VERILATOR) --getenv VERILATOR_ROOT)/include/verilated.mk \
+	    -f scripts/verilator_pch.mk VERILATOR_ROOT=$$($(VERILATOR) --getenv VERILATOR_ROOT) PCH=$(VL_PCH) \
+	    OPT_FAST=$(VL_OPT_FAST) OPT_SLOW=$(VL_OPT_SLOW) pch && touch $@
 # Models' C++ through ccache when it is installed (scripts/deps.sh installs
 # it), its cache in the build tree: the 26 models each compile Verilator's
 # runtime (verilated.cpp, its FST writer, threads, DPI: about 10 s of CPU a
@@ -105,6 +124,9 @@ VERILATOR_FLAGS  := --cc --exe --build -Wall -Wno-fatal -Werror-USERFATAL --x-as
 ifneq ($(shell command -v ccache 2>/dev/null),)
 VERILATOR_FLAGS  += -MAKEFLAGS OBJCACHE=ccache
 export CCACHE_DIR := $(abspath $(BUILD))/ccache
+# The precompiled headers (above) are cached only with this sloppiness
+# (ccache's manual, "Precompiled headers"); the .gch itself is hashed.
+export CCACHE_SLOPPINESS := pch_defines,time_macros
 endif
 
 # ---- names shared across fragments -----------------------------------------
@@ -185,11 +207,11 @@ TB_COMMON := tests/common
 define verilate
 VL_BINS += $(VL_DIR)/$(1)/V$(2)
 $(VL_DIR)/$(1)/V$(2): $(3) $(foreach f,$(filter %.f,$(3)),$(FILELIST.$(basename $(notdir $(f))))) \
-                      $(GEN_SV) $(REF_LIB) $(if $(filter tests/%,$(3)),$(wildcard $(TB_COMMON)/*.h))
+                      $(GEN_SV) $(REF_LIB) $(VL_PCH_BUILT) $(if $(filter tests/%,$(3)),$(wildcard $(TB_COMMON)/*.h))
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	@echo "verilate $(1)"
-	+@$(VERILATOR) $(VERILATOR_FLAGS) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
+	+@$(VERILATOR) $(VERILATOR_FLAGS) $(call vl_pch_flags,$(4)) $(4) --top-module $(2) --Mdir $$(@D) -o V$(2) \
 	    -CFLAGS -I$(abspath $(REF_INC)) -CFLAGS -I$(abspath $(GEN)) -CFLAGS -I$(abspath $(TB_COMMON)) \
 	    $(if $(filter %.f,$(3)),,$(GEN_SV)) $(foreach f,$(3),$(if $(filter %.f,$(f)),-f $(f),$(abspath $(f)))) \
 	    $(abspath $(REF_LIB)) >$$(@D)/build.log 2>&1 \
