@@ -105,13 +105,14 @@ VERILATOR_FLAGS  := --cc --exe --build -Wall -Wno-fatal -Werror-USERFATAL --x-as
 # objects are compiled with -fcoroutines, and GCC 12 takes a header
 # precompiled without it, which leaves <coroutine>'s builtins undeclared.
 VL_PCH           := $(BUILD)/vl-pch/ktpu_vl.h
-VL_PCH_BUILT     := $(BUILD)/vl-pch/built
+VL_PCH_BUILT     := $(BUILD)/vl-pch/built$(VL_OPT_FAST)$(VL_OPT_SLOW)
 vl_pch_flags      = $(if $(filter --timing,$(1)),,-CFLAGS -include -CFLAGS $(abspath $(VL_PCH)))
 $(VL_PCH):
 	@mkdir -p $(@D)
 	@printf '#include "verilated.h"\n#include "verilated_dpi.h"\n#include "verilated_fst_c.h"\n' >$@
 $(VL_PCH_BUILT): $(VL_PCH) scripts/verilator_pch.mk
 	@echo "precompile $(VL_PCH)"
+	@rm -rf $(VL_PCH).gch $(@D)/built*
 	+@$(MAKE) -s --no-print-directory -f $$($(VERILATOR) --getenv VERILATOR_ROOT)/include/verilated.mk \
 	    -f scripts/verilator_pch.mk VERILATOR_ROOT=$$($(VERILATOR) --getenv VERILATOR_ROOT) PCH=$(VL_PCH) \
 	    OPT_FAST=$(VL_OPT_FAST) OPT_SLOW=$(VL_OPT_SLOW) pch && touch $@

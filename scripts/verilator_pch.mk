@@ -9,6 +9,12 @@
 # $(PCH).gch/ the first variant built with the same -O level and VM_TRACE
 # (the macros verilated.h tests); a compile that matches none, like the
 # runtime's -Os objects, reads the header text: slower, the same object.
+# GCC matches a variant by the macros the level defines (__OPTIMIZE__,
+# __OPTIMIZE_SIZE__, __NO_INLINE__), so it tells -O0, -Os and -O2 apart but
+# takes an -O1 header for an -O2 compile (seen: an internal compiler error
+# in node_tb.cpp). Hence one level for fast code and one for slow, the
+# models' own (the Makefile's VL_OPT_FAST, VL_OPT_SLOW), and a directory
+# rebuilt whole when they change.
 VM_SC         := 0
 VM_COVERAGE   := 0
 VM_TRACE_VCD  := 0
