@@ -12,8 +12,9 @@
 # KTPU_TEST_JOBS tests run at once (default: the machine's cores): every
 # test keeps its temporary files under mktemp or its own directory, so none
 # shares a path with another. The longest run first (LOGDIR/times keeps the
-# last run's seconds per test; a test not in it counts as 60 s), so that the
-# last one to finish is a short one. Lines print as tests finish; the failed
+# last run's seconds per test; a fresh tree has none and takes
+# tests/times, a copy of one such file in the repository; a test in
+# neither counts as 60 s), so that the last one to finish is a short one. Lines print as tests finish; the failed
 # ones are listed again at the end in the list's order.
 #
 # KTPU_TEST_PARALLEL (make test PARALLEL='...'): the tests are handed to GNU
@@ -28,9 +29,11 @@ junit=${3:-}
 jobs=${KTPU_TEST_JOBS:-$(nproc)}
 only=${KTPU_TEST_ONLY:-}
 mkdir -p "$logdir"
-declare -A prev
+declare -A prev hint
 if [ -f "$logdir/times" ]; then
   while read -r n s; do prev[$n]=$s; done <"$logdir/times"
+elif [ -f tests/times ]; then
+  while read -r n s; do hint[$n]=$s; done <tests/times
 fi
 names=() cmds=()
 while IFS=$'\t' read -r name cmd; do
@@ -52,7 +55,7 @@ if [ ${#names[@]} -eq 0 ]; then
   exit 2
 fi
 rm -f "$logdir"/*.result   # an interrupted run's, never taken for this one's
-mapfile -t order < <(for i in "${!names[@]}"; do echo "${prev[${names[$i]}]:-60} $i"; done | sort -k1,1nr -k2,2n |
+mapfile -t order < <(for i in "${!names[@]}"; do echo "${prev[${names[$i]}]:-${hint[${names[$i]}]:-60}} $i"; done | sort -k1,1nr -k2,2n |
                      awk '{ print $2 }')
 
 pass=0; fail=0
