@@ -45,7 +45,12 @@ RTL.sim_top      := sim/harness/ktpu_sim_top.sv
 RTL_USES.sim_top := soc axi_port dram
 $(call filelist,ktpu_sim_top,sim_top)
 SIM_TOP_SRCS := sim/harness/ktpu_sim.vlt $(FILELIST_DIR)/ktpu_sim_top.f $(wildcard sim/harness/ktpu_sim_*.cpp) $(SIMLIB)
-SIM_VFLAGS   := --trace-fst $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -LDFLAGS -lm
+# --output-split-ctrace: Verilator writes each trace file's change dump as
+# one function (13,000 lines on ktpu-sim-4), which GCC -O2 compiles in 14 s
+# a file; cut into functions of about 2,000 statements, the five of
+# ktpu-sim-4 compile in 35 s instead of 68, and nothing runs differently
+# (the functions run only while tracing, in the same order).
+SIM_VFLAGS   := --trace-fst --output-split-ctrace 2000 $(DSP48E2_VFLAGS) -CFLAGS -I$(abspath sim/harness) -LDFLAGS -lm
 
 $(eval $(call verilate,ktpu_sim,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=2 -CFLAGS -DKTPU_SIM_CLUSTERS=2))
 $(eval $(call verilate,ktpu_sim1,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) -GClusters=1 -CFLAGS -DKTPU_SIM_CLUSTERS=1))
