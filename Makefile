@@ -98,9 +98,11 @@ VL_OPT_FAST      := -O2
 VL_OPT_SLOW      := -O0
 VERILATOR_FLAGS  := --cc --exe --build -Wall -Wno-fatal -Werror-USERFATAL --x-assign unique --x-initial unique \
                     -O2 --assert -CFLAGS -std=c++17 -MAKEFLAGS OPT_SLOW=$(VL_OPT_SLOW) -MAKEFLAGS OPT_FAST=$(VL_OPT_FAST) -I$(GEN)
-# Verilator's runtime headers, precompiled once for every model and read
-# by each of its objects through -include (scripts/verilator_pch.mk says
-# why). A model depends on them, so a change of flags rebuilds both. Not
+# Verilator's runtime headers (what every generated file includes first,
+# and the FST writer's, which the trace files include), precompiled once
+# for every model and read by each of its objects through -include
+# (scripts/verilator_pch.mk says why). A model depends on them, so a
+# change of flags rebuilds both. Not
 # for a model built with --timing (the vendor DSP48E2 and its mock): its
 # objects are compiled with -fcoroutines, and GCC 12 takes a header
 # precompiled without it, which leaves <coroutine>'s builtins undeclared.

@@ -12,10 +12,11 @@
 # KTPU_TEST_JOBS tests run at once (default: the machine's cores): every
 # test keeps its temporary files under mktemp or its own directory, so none
 # shares a path with another. The longest run first (LOGDIR/times keeps the
-# last run's seconds per test; a fresh tree has none and takes
-# tests/times, a copy of one such file in the repository; a test in
-# neither counts as 60 s), so that the last one to finish is a short one. Lines print as tests finish; the failed
-# ones are listed again at the end in the list's order.
+# last run's seconds per test; a fresh tree has none and takes tests/times,
+# a copy of one such file in the repository; a test in neither counts as
+# 60 s), so that the last one to finish is a short one. Lines print as
+# tests finish; the failed ones are listed again at the end in the list's
+# order.
 #
 # KTPU_TEST_PARALLEL (make test PARALLEL='...'): the tests are handed to GNU
 # parallel instead, with these options (--jobs 100% for this machine's
