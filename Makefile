@@ -115,11 +115,11 @@ $(VL_PCH):
 $(VL_PCH_BUILT): $(VL_PCH) scripts/verilator_pch.mk
 	@echo "precompile $(VL_PCH)"
 	@rm -rf $(VL_PCH).gch $(@D)/built*
-	+@$(MAKE) -s --no-print-directory -f $$($(VERILATOR) --getenv VERILATOR_ROOT)/include/verilated.mk \
-	    -f scripts/verilator_pch.mk VERILATOR_ROOT=$$($(VERILATOR) --getenv VERILATOR_ROOT) PCH=$(VL_PCH) \
-	    OPT_FAST=$(VL_OPT_FAST) OPT_SLOW=$(VL_OPT_SLOW) pch && touch $@
+	+@root=$$($(VERILATOR) --getenv VERILATOR_ROOT) && \
+	  $(MAKE) -s --no-print-directory -f $$root/include/verilated.mk -f scripts/verilator_pch.mk \
+	    VERILATOR_ROOT=$$root PCH=$(VL_PCH) OPT_FAST=$(VL_OPT_FAST) OPT_SLOW=$(VL_OPT_SLOW) pch && touch $@
 # Models' C++ through ccache when it is installed (scripts/deps.sh installs
-# it), its cache in the build tree: the 26 models each compile Verilator's
+# it), its cache in the build tree: every model compiles Verilator's
 # runtime (verilated.cpp, its FST writer, threads, DPI: about 10 s of CPU a
 # model) from the same source with the same flags, and a mutant rebuilds a
 # bench whose generated files mostly did not change. Without ccache the

@@ -14,7 +14,7 @@ names=("" "emit on the first K chunk" "acc bit never set" "A always in L1 half 0
        "upload: BT's MXFP7 copy over A's last row group" "regular plan: uniform whatever the tile ranges"
        "regular plan: BT that just fits half of L1 not resident" "first words: BT's FILL with A's group count")
 killed=0; total=0
-for n in $(seq 1 17); do
+for n in $(seq 1 $((${#names[@]} - 1))); do   # names[0] is unused
     total=$((total + 1))
     if ! "$cc" "$@" -DKTPU_PLAN_MUTANT=$n -o "$out/plan_mut$n" $srcs "$reflib"; then
         echo "mutant $n (${names[$n]}): does not build"; continue
