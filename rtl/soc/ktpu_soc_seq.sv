@@ -21,14 +21,18 @@
 // agent through the mesh, the harness through the mailbox or SIM_EXIT) to
 // read what it wrote, and that master reaches DRAM by another path (another
 // AXI port, the backdoor) that does not order behind this one.
-// The last beat read is kept (a one-beat line buffer, flip-flops): a load of
-// another word of the same 32 bytes is answered from it the next cycle, so a
-// job block is read at one DRAM latency per 8 words instead of one per
-// word. Each word is served from it once per read of the beat (reading a
-// word again reads the DRAM: a loop polling a DRAM word sees another
-// master's write), and any MMIO access, any store outside local RAM and any
-// fence drop it (whatever told the program that another master wrote DRAM,
-// a completion or a mailbox answer, came through one of those).
+// The last beat read is kept (a one-beat line buffer, flip-flops), and a read
+// that misses also asks for the beat after it (the next-beat buffer): a load
+// of another word of either is answered from it the next cycle, so a job
+// block is read at one DRAM latency for 16 words instead of one per word.
+// Each word is served from them once per read of its beat (reading a word
+// again reads the DRAM: a loop polling a DRAM word sees another master's
+// write); the next read that misses drops both, and any MMIO access, any
+// store outside local RAM and any fence drop them (whatever told the program
+// that another master wrote DRAM, a completion or a mailbox answer, came
+// through one of those). Two loads of different beats may so be answered
+// from reads made in the other order, which RISC-V's memory model allows
+// (RVWMO); a fence orders them.
 //
 // Mesh: the mesh_* ports are the CPU's one flit channel each way; ktpu_soc
 // connects them to the two planes. MeshW, MeshH and Kinds describe the mesh
@@ -98,7 +102,7 @@ module ktpu_soc_seq #(
   localparam logic [31:0] DramBase = ktpu_pkg::DRAM_BASE;
   localparam int RamWords = RamBytes / 4;
   localparam int RamAw    = $clog2(RamWords);
-  localparam logic [7:0] TagWrite = 8'h00, TagRead = 8'h01;
+  localparam logic [7:0] TagWrite = 8'h00, TagRead = 8'h01, TagNext = 8'h02;
 
   if (DramAddrBits < 6 || DramAddrBits > 28) begin : gen_bad_dram
     $error("ktpu_soc: DramAddrBits must be 6..28");
@@ -248,19 +252,30 @@ module ktpu_soc_seq #(
   logic [255:0]        lb_data_q;
   logic [31:0]         lb_word_q;     // the answer to the CPU's read
   assign lb_hit = lb_valid_q && lb_beat_q == d_addr[DramAddrBits-1:5] && !lb_served_q[d_addr[4:2]] && !d_we;
+  // the next-beat buffer: asked for (nb_want_q) by a read that misses, read
+  // while the CPU waits for that read's own beat (the port is otherwise idle
+  // then, and the beat arrives one cycle after it), kept if nothing dropped
+  // it meanwhile (nb_live_q)
+  logic                nb_want_q, nb_busy_q, nb_live_q, nb_valid_q, nb_hit, nb_go, nb_rvalid;
+  logic [BeatBits-1:0] nb_beat_q;
+  logic [7:0]          nb_served_q;
+  logic [255:0]        nb_data_q;
+  assign nb_hit = nb_valid_q && nb_beat_q == d_addr[DramAddrBits-1:5] && !nb_served_q[d_addr[4:2]] && !d_we;
 
-  assign dram_req_valid_o = d_req && sel_dram && !dram_rd_busy_q && !lb_hit;
-  assign dram_req_write_o = d_we;
-  assign dram_req_addr_o  = {d_addr[DramAddrBits-1:5], 5'd0};
+  logic cpu_req;   // the CPU's access goes to the port (a read the buffers cannot answer, or a store)
+  assign cpu_req = d_req && sel_dram && !dram_rd_busy_q && !lb_hit && !nb_hit;
+  assign dram_req_valid_o = cpu_req || (nb_want_q && dram_rd_busy_q);
+  assign dram_req_write_o = cpu_req && d_we;
+  assign dram_req_addr_o  = cpu_req ? {d_addr[DramAddrBits-1:5], 5'd0} : {nb_beat_q, 5'd0};
   assign dram_req_wdata_o = {8{d_wdata}};
   assign dram_req_wstrb_o = 32'(d_be) << {d_addr[4:2], 2'b00};
-  assign dram_req_tag_o   = d_we ? TagWrite : TagRead;
-  assign dram_rsp_ready_o = 1'b1;   // write acks are counted, the one read is awaited
+  assign dram_req_tag_o   = !cpu_req ? TagNext : d_we ? TagWrite : TagRead;
+  assign dram_rsp_ready_o = 1'b1;   // write acks are counted, the reads are awaited
 
   // posted stores not yet acknowledged (the port holds at most 256 requests)
   logic [8:0] wr_owed_q;
   logic       dram_wr_go, dram_wr_ack;
-  assign dram_wr_go  = dram_req_valid_o && dram_req_ready_i && d_we;
+  assign dram_wr_go  = cpu_req && dram_req_ready_i && d_we;
   assign dram_wr_ack = dram_rsp_valid_i && dram_rsp_tag_i == TagWrite;
   assign mmio_hold   = d_we && wr_owed_q != '0;
   always_ff @(posedge clk_i) begin
@@ -270,13 +285,15 @@ module ktpu_soc_seq #(
 
   logic dram_rvalid, dram_rd_go, lb_drop;
   assign dram_rvalid = dram_rd_busy_q && dram_rsp_valid_i && dram_rsp_tag_i == TagRead;
-  assign dram_rd_go  = dram_req_valid_o && dram_req_ready_i && !d_we;
+  assign dram_rd_go  = cpu_req && dram_req_ready_i && !d_we;
+  assign nb_go       = !cpu_req && nb_want_q && dram_rd_busy_q && dram_req_ready_i;
+  assign nb_rvalid   = nb_busy_q && dram_rsp_valid_i && dram_rsp_tag_i == TagNext;
   assign lb_drop     = (d_req && (sel_mmio || d_we)) || d_fence;
   always_ff @(posedge clk_i) begin
     if (rst_i) dram_rd_busy_q <= 1'b0;
     else if (dram_rd_go) dram_rd_busy_q <= 1'b1;
     else if (dram_rvalid) dram_rd_busy_q <= 1'b0;
-    if (dram_req_valid_o && dram_req_ready_i) dram_word_q <= d_addr[4:2];   // the word a read's beat answers with
+    if (cpu_req && dram_req_ready_i) dram_word_q <= d_addr[4:2];   // the word a read's beat answers with
     if (dram_rd_go) begin
       lb_beat_q   <= d_addr[DramAddrBits-1:5];
       lb_served_q <= 8'd1 << d_addr[4:2];
@@ -284,18 +301,36 @@ module ktpu_soc_seq #(
     if (dram_rvalid) lb_data_q <= dram_rsp_rdata_i;
     if (dram_rvalid) lb_word_q <= dram_rsp_rdata_i[32*dram_word_q +: 32];
     else if (d_req && sel_dram && lb_hit) lb_word_q <= lb_data_q[32*d_addr[4:2] +: 32];
+    else if (d_req && sel_dram && nb_hit) lb_word_q <= nb_data_q[32*d_addr[4:2] +: 32];
     // the CPU waits for its one read, so nothing drops the line while it is read
     if (rst_i || lb_drop || dram_rd_go) lb_valid_q <= 1'b0;
     else if (dram_rvalid) lb_valid_q <= 1'b1;
-    lb_rvalid_q <= !rst_i && ((d_req && sel_dram && lb_hit) || dram_rvalid);
+    lb_rvalid_q <= !rst_i && ((d_req && sel_dram && (lb_hit || nb_hit)) || dram_rvalid);
     dram_answer_q <= !rst_i && dram_rvalid;
+    // the next beat: one read of it in flight at most (a miss while it is
+    // in flight asks for none), dropped as the line is
+    if (rst_i) nb_want_q <= 1'b0;
+    else if (dram_rd_go) nb_want_q <= !nb_busy_q;
+    else if (nb_go || dram_rvalid) nb_want_q <= 1'b0;   // not sent before the line's own beat came: none
+    if (rst_i) nb_busy_q <= 1'b0;
+    else if (nb_go) nb_busy_q <= 1'b1;
+    else if (nb_rvalid) nb_busy_q <= 1'b0;
+    if (dram_rd_go && !nb_busy_q) nb_beat_q <= d_addr[DramAddrBits-1:5] + 1'b1;
+    if (nb_go) nb_served_q <= '0;
+    else if (d_req && sel_dram && nb_hit) nb_served_q[d_addr[4:2]] <= 1'b1;
+    if (nb_rvalid) nb_data_q <= dram_rsp_rdata_i;
+    // a read in flight when the next miss goes is an older beat's: not kept
+    if (rst_i || lb_drop || dram_rd_go) nb_live_q <= 1'b0;
+    else if (nb_go) nb_live_q <= 1'b1;
+    if (rst_i || lb_drop || dram_rd_go) nb_valid_q <= 1'b0;
+    else if (nb_rvalid) nb_valid_q <= nb_live_q;
   end
 
   // ---------------------------------------------------------------- bus return
   always_comb begin
     d_gnt = 1'b1; d_err = 1'b0;
     if (sel_mmio) begin d_gnt = mmio_gnt && !mmio_hold; d_err = mmio_err && !mmio_hold; end
-    else if (sel_dram) d_gnt = lb_hit || (dram_req_ready_i && !dram_rd_busy_q);
+    else if (sel_dram) d_gnt = lb_hit || nb_hit || (dram_req_ready_i && !dram_rd_busy_q);
     else d_err = 1'b1;
   end
 

@@ -29,9 +29,9 @@ TEST_CMD.numpy_walkthrough := tests/soc/check_numpy_doc.sh $(BUILD)
 TESTS += soc_timeline
 TEST_CMD.soc_timeline := tests/soc/check_timeline.sh $(BUILD)
 
-# The CPU's DRAM window and its one-beat line buffer (tests/soc/dram_line.S).
+# The CPU's DRAM window, its line buffer and next-beat buffer (tests/soc/dram_line.S).
 TESTS += soc_dram_line
-TEST_CMD.soc_dram_line := $(KTPU_SIM) $(SOC_TEST_DIR)/dram_line.elf && echo "DRAM window line buffer: 20 of 20 checks passed"
+TEST_CMD.soc_dram_line := $(KTPU_SIM) $(SOC_TEST_DIR)/dram_line.elf && echo "DRAM window line and next-beat buffers: 31 of 31 checks passed"
 
 # The serial port (rtl/soc/ktpu_uart.sv) at the co-simulation's divider and
 # at an odd one, against the bench's own line model.
