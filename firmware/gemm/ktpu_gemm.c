@@ -572,12 +572,16 @@ static void encode_single(void)
 }
 
 /* ... sent at once on cluster 0's four credits, without the rounds, unless
- * something holds one (a CLEAR, the stuck test): then the rounds send them. */
+ * something holds one (a CLEAR, the stuck test): then the rounds send them.
+ * Sent at once, the FILLs and the GEMM are SILENT: the STATUS's answer is
+ * their completion, unless one fails (4x32x4: three completions fewer, ~90
+ * CPU cycles each on the job's path; the GEMM's sweep start is then not
+ * seen, and the phases line gives 0 for it). */
 static void send_single(uint32_t t0)
 {
     if (!R.cs.cl[0].outstanding) {
         R.t_start = ktpu_read_mcycle() - t0;
-        for (unsigned i = 0; i < 4; i++) ktpu_cl_issue_moved(&R.cs, 0, R.ring_w[i], 0, R.ring_tag[i]);
+        ktpu_cl_issue_idle(&R.cs, 0, R.ring_w, 4, 7u);   /* FILL BT, FILL A, GEMM SILENT; STATUS */
         R.pos[0] = 4;
         R.n_send = 4;
         R.status_sent[0] = 1;
@@ -648,8 +652,9 @@ static inline __attribute__((always_inline)) unsigned run(volatile uint32_t *job
     if (!R.inited) ktpu_gemm_init();   /* a caller that did not at boot */
     R.t0 = t0;
     R.job = job;
-    /* two DRAM reads (the line buffer serves the rest of each beat), the
-     * loop written out: the job's first instruction waits for this */
+    /* one DRAM read (the window's line and next-beat buffers serve the
+     * other 11 words), the loop written out: the job's first instruction
+     * waits for this */
 #pragma GCC unroll 16
     for (unsigned i = 0; i <= KTPU_JOB_CLUSTERS_WORD; i++) j[i] = job[i];
     R.job_flags = j[KTPU_JOB_FLAGS_WORD];
@@ -784,7 +789,7 @@ static inline __attribute__((always_inline)) unsigned run(volatile uint32_t *job
     if (timed_out >= 0) {
         unsigned op = 0;
         for (unsigned k = 0; k < KTPU_NODE_IQ_DEPTH; k++)
-            if (R.cs.cl[timed_out].busy & (1u << k)) op = R.cs.cl[timed_out].op[k];
+            if (R.cs.cl[timed_out].busy & (1u << k)) op = R.cs.cl[timed_out].op[k] & 15u;
         R.jobst = KTPU_JOBST_TIMEOUT;
         R.detail = KTPU_FIELD(JOB_DETAIL_CLUSTER, timed_out) | KTPU_FIELD(JOB_DETAIL_OP, op);
         printf("gemm: TIMEOUT: cluster %d (%u,%u) answered nothing for %lu cycles (%s outstanding)\n", timed_out,
@@ -832,8 +837,8 @@ static inline __attribute__((always_inline)) unsigned run(volatile uint32_t *job
                (unsigned long)R.t_wait, (unsigned long)(cyc ? 100u * (uint64_t)busy / cyc : 0));
         printf("gemm: phases: first instruction at %lu, first sweep at", (unsigned long)R.t_start);
         for (unsigned c = 0; c < ncl; c++) printf(" %lu", (unsigned long)R.t_first_sweep[c]);
-        printf(" (cluster 0..%u, 0: no tile), last sweep from %lu, done at %lu\n", ncl - 1,
-               (unsigned long)R.t_last_sweep, (unsigned long)cyc);
+        printf(" (cluster 0..%u; 0: no tile, or a single plan's SILENT GEMM), last sweep from %lu, done at %lu\n",
+               ncl - 1, (unsigned long)R.t_last_sweep, (unsigned long)cyc);
     }
     return st;
 }

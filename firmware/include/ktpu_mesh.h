@@ -72,8 +72,11 @@ struct ktpu_cl {
     uint32_t since;                    /* mtime of the last completion (or of the first issue) */
     uint8_t x, y;
     uint8_t outstanding;
-    uint8_t busy;                      /* bit k: slot k awaits its CL_DONE */
-    uint8_t op[KTPU_NODE_IQ_DEPTH];    /* slot k: the opcode issued */
+    uint8_t busy;                      /* bit k: slot k awaits its CL_DONE; bit 4 + k: its instruction
+                                          is SILENT (CI_OP): no CL_DONE unless it fails, done at the
+                                          cluster's next STATUS answer */
+    uint8_t op[KTPU_NODE_IQ_DEPTH];    /* slot k: the opcode issued; high bits: the SILENT slots
+                                          outstanding then (a STATUS's answer completes them) */
     uint32_t tag[KTPU_NODE_IQ_DEPTH];  /* slot k: the caller's, returned with the completion */
 };
 typedef char ktpu_cl_is_32_bytes[sizeof(struct ktpu_cl) == 32 ? 1 : -1];
@@ -122,14 +125,24 @@ static inline int ktpu_cl_credit(const struct ktpu_clset *s, unsigned c)
  * base word plus delta (ktpu_mesh_send_moved). */
 void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t delta,
                          uint32_t tag);
+/* Sends w[0 .. n) to cluster c, which has nothing outstanding (n <=
+ * NODE_IQ_DEPTH; slots 0 .. n-1, completion tags 0), the bookkeeping made
+ * once: a short job's way to its first sweep. Bit i of silent: w[i] is
+ * sent SILENT (CI_OP SILENT set in w[i]; never on a STATUS, which would
+ * answer anyway: docs/node.md). A SILENT instruction
+ * holds its credit until it fails (its CL_DONE, with an error) or the
+ * cluster answers a STATUS sent after it, which waited for it; so at most
+ * NODE_IQ_DEPTH - 1 of them before a STATUS, or none could be sent. */
+void ktpu_cl_issue_idle(struct ktpu_clset *s, unsigned c, uint32_t (*w)[KTPU_CI_WORDS], unsigned n, unsigned silent);
 static inline void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t tag)
 {
     ktpu_cl_issue_moved(s, c, w, 0, tag);
 }
 
 /* One completion if one arrived: 1 and *d filled (a CL_DONE, which frees
- * its credit, or a CL_WRITTEN of this epoch: d->written); 0 nothing; -1 a
- * flit that is no completion of ours (counted in stray, dropped). */
+ * its credit, and a STATUS's those of the SILENT instructions before it; or
+ * a CL_WRITTEN of this epoch: d->written); 0 nothing; -1 a flit that is no
+ * completion of ours (counted in stray, dropped). */
 int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d);
 
 /* The first cluster with instructions outstanding and no completion for

@@ -60,19 +60,50 @@ int ktpu_clset_discover(struct ktpu_clset *s, unsigned max)
 
 void ktpu_clset_new_epoch(struct ktpu_clset *s) { set_epoch(s, s->epoch + 1u); }
 
+/* the lowest free slot of a 4-bit busy mask */
+static const uint8_t first_free[16] = {0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 0};
+
 void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t delta,
                          uint32_t tag)
 {
-    /* the lowest free slot of a 4-bit busy mask */
-    static const uint8_t first_free[16] = {0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 0};
     struct ktpu_cl *cl = &s->cl[c];
     unsigned busy = cl->busy, k = first_free[busy & 15u];
     uint32_t hdr = cl->hdr | s->txn_hdr | k << KTPU_FLIT_TXN_LSB;
     cl->busy = (uint8_t)(busy | 1u << k);
-    cl->op[k] = (uint8_t)KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]);
+    /* the SILENT slots outstanding in the record's high bits: a STATUS's
+     * answer completes them (kept for every op: no test on this path) */
+    cl->op[k] = (uint8_t)(KTPU_FIELD_GET(CI_OP_CODE, w[KTPU_CI_OP_WORD]) | (busy & 0xF0u));
     cl->tag[k] = tag;
     if (!cl->outstanding++) cl->since = ktpu_mtime();
     ktpu_mesh_send_moved(hdr, w, delta);
+}
+
+void ktpu_cl_issue_idle(struct ktpu_clset *s, unsigned c, uint32_t (*w)[KTPU_CI_WORDS], unsigned n, unsigned silent)
+{
+    struct ktpu_cl *cl = &s->cl[c];
+    uint32_t hdr = cl->hdr | s->txn_hdr;
+    cl->since = ktpu_mtime();
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t w0 = w[k][KTPU_CI_OP_WORD] | (silent >> k & 1u) << KTPU_CI_OP_SILENT_LSB;
+        w[k][KTPU_CI_OP_WORD] = w0;
+        /* as ktpu_cl_issue_moved records it: the SILENT slots before it */
+        cl->op[k] = (uint8_t)(KTPU_FIELD_GET(CI_OP_CODE, w0) | (silent & ((1u << k) - 1u)) << 4);
+        cl->tag[k] = 0;
+        ktpu_mesh_send_moved(hdr | k << KTPU_FLIT_TXN_LSB, w[k], 0);
+    }
+    cl->busy = (uint8_t)(((1u << n) - 1u) | silent << 4);
+    cl->outstanding = (uint8_t)n;
+}
+
+/* SILENT slots sil of cluster cl are done: no STATUS still outstanding
+ * answers for them (each STATUS record holds the SILENT slots sent before
+ * it). Needed only while another STATUS is outstanding, or when a SILENT
+ * instruction fails; inlined all the same: a call would make ktpu_cl_poll,
+ * a leaf on the completion path, save and restore registers on every call
+ * (64x128x64: 100 cycles a job). */
+static inline __attribute__((always_inline)) void silent_forget(struct ktpu_cl *cl, unsigned sil)
+{
+    for (unsigned j = 0; j < KTPU_NODE_IQ_DEPTH; j++) cl->op[j] &= (uint8_t)~(sil << 4);
 }
 
 int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
@@ -97,9 +128,20 @@ int ktpu_cl_poll(struct ktpu_clset *s, struct ktpu_cl_done *d)
             return -1;
         }
     } else {
-        op = cl->op[k];
-        cl->busy &= (uint8_t)~(1u << k);
+        unsigned rec = cl->op[k], busy = cl->busy & ~(1u << k);
+        op = rec & 15u;
         cl->outstanding--;
+        if (busy >> 4) {   /* SILENT ones outstanding: one test on the common path */
+            static const uint8_t ones[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+            /* done: slot k itself (a SILENT one answers only when it
+             * fails), and the SILENT ones sent before a STATUS */
+            unsigned sil = (busy >> 4) & ((op == KTPU_CLOP_STATUS ? rec >> 4 : 0u) | 1u << k);
+            unsigned others = sil & ~(1u << k);
+            busy &= ~(sil << 4 | others);
+            cl->outstanding = (uint8_t)(cl->outstanding - ones[others]);
+            if (sil != others || cl->outstanding) silent_forget(cl, sil);
+        }
+        cl->busy = (uint8_t)busy;
         cl->since = ktpu_mtime();
         d->tag = cl->tag[k];
     }

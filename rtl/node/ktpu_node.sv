@@ -27,6 +27,11 @@
 //           2-flit PEER_DATA packet; answered when all have left.
 //   RECV    grants the sender one stream and ADD_PEERs what arrives.
 //   STATUS  waits for quiescence, answers with the counters.
+// SILENT (any op but STATUS): the CL_DONE above is left out when the
+// instruction succeeds; an error, a refusal or a non-finite FILL is answered
+// as ever. The sender takes a STATUS answer as the completion of every SILENT
+// instruction sent before it (the STATUS waited for them; a FILL's answer
+// leaves ahead of the engine's).
 // Range checks come first: a bad field is answered with its CLERR code and
 // nothing else happens. A refused FILL (CLERR_MEM) poisons the node: every
 // later GEMM, DRAIN, SEND and RECV is answered CLERR_FILLFAIL and does
@@ -274,7 +279,7 @@ module ktpu_node #(
   assign nk     = w[ktpu_pkg::CI_NK_WORD][ktpu_pkg::CI_NK_NK_LSB +: 16];
   assign base   = w[ktpu_pkg::CI_BASE_WORD];
   assign stride = w[ktpu_pkg::CI_STRIDE_WORD];
-  logic i_side, i_acc, i_emit, i_written, i_fwd, i_clear;
+  logic i_side, i_acc, i_emit, i_written, i_fwd, i_clear, i_silent;
   logic [1:0] i_fmt;
   assign i_side  = w[0][ktpu_pkg::CI_OP_SIDE_LSB];
   assign i_fmt   = w[0][ktpu_pkg::CI_OP_FMT_LSB +: 2];
@@ -285,6 +290,7 @@ module ktpu_node #(
   assign i_written = w[0][ktpu_pkg::CI_OP_WRITTEN_LSB];
   assign i_fwd   = w[0][ktpu_pkg::CI_OP_FWD_LSB];
   assign i_clear = w[0][ktpu_pkg::CI_OP_CLEAR_LSB];
+  assign i_silent = w[0][ktpu_pkg::CI_OP_SILENT_LSB];
 
   // The two checks whose answer can change while an instruction waits at
   // the head are made at dispatch, in this order: a bad length, then a
@@ -301,6 +307,7 @@ module ktpu_node #(
     .clk_i(gclk), .rst_i(rst_i),
     .ready_o(fill_ready), .alloc_i(fill_alloc), .side_i(i_side), .off_i(L1W'(aoff)), .gm_i(gm),
     .half_i(hd_half_q), .nk_i(nk), .base_i(base), .stride_i(stride), .fmt_i(i_fmt), .grp_i(i_grp),
+    .silent_i(i_silent),
     .sx_i(i_sx), .sy_i(i_sy), .txn_i(i_txn),
     .rd_valid_o(rd_v), .rd_ready_i(rd_r), .rd_flit_o(rd_f),
     .rs_valid_i(rs_in_valid_i), .rs_flit_i(rs_in_flit_i),
@@ -541,20 +548,20 @@ module ktpu_node #(
           OpGemm: if (gemm_go) begin
             seq_start = 1'b1; seq_mode = 2'd0; job_push = i_emit;
             send_start = i_fwd; gr_use = i_fwd;
-            eng_post = 1'b1; hd_pop = 1'b1;
+            eng_post = !i_silent; hd_pop = 1'b1;
           end
           OpDrain: begin
             if (!ph_q && !seq_busy && !job_full) begin
               seq_start = 1'b1; seq_mode = 2'd1; job_push = 1'b1;
             end else if (ph_q && !seq_busy && !dr_busy) begin
-              eng_post = 1'b1; hd_pop = 1'b1;
+              eng_post = !i_silent; hd_pop = 1'b1;
             end
           end
           OpSend: begin
             if (!ph_q && !seq_busy && gr_hit && pk_left_q == '0) begin
               seq_start = 1'b1; seq_mode = 2'd2; send_start = 1'b1; gr_use = 1'b1;
             end else if (ph_q && !seq_busy && pk_left_q == '0) begin
-              eng_post = 1'b1; hd_pop = 1'b1;
+              eng_post = !i_silent; hd_pop = 1'b1;
             end
           end
           OpRecv: begin
@@ -562,7 +569,7 @@ module ktpu_node #(
               // the grant leaves first, through the same register
               seq_start = 1'b1; seq_mode = 2'd3; recv_start = 1'b1; eng_post = 1'b1;
             end else if (ph_q && !seq_busy) begin
-              eng_post = 1'b1; hd_pop = 1'b1;
+              eng_post = !i_silent; hd_pop = 1'b1;
             end
           end
           default: if (quiet) begin            // STATUS

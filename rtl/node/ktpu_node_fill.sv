@@ -55,6 +55,7 @@ module ktpu_node_fill #(
   input  wire  [31:0]      stride_i,
   input  wire  [1:0]       fmt_i,
   input  wire  [6:0]       grp_i,        // {GROUP_N, GROUP_ID}: a grouped read (docs/mem.md) when N >= 2
+  input  wire              silent_i,     // CI_OP SILENT: no CL_DONE unless refused or non-finite
   input  wire  [3:0]       sx_i,         // the instruction's sender and txn
   input  wire  [3:0]       sy_i,
   input  wire  [7:0]       txn_i,
@@ -128,7 +129,7 @@ module ktpu_node_fill #(
   assign nf_o    = data_in && rs_tag[ktpu_pkg::DATA_TAG_NONFINITE_LSB];
 
   // ---- slots: per FILL, and per half (index {half, slot}) -------------------------
-  logic [NSlot-1:0] sl_v_q, sl_side_q, sl_nf_q, dep_q;
+  logic [NSlot-1:0] sl_v_q, sl_side_q, sl_nf_q, sl_silent_q, dep_q;
   logic [15:0]      sl_nk_q [NSlot];
   logic [3:0]       sl_memst_q [NSlot], sl_x_q [NSlot], sl_y_q [NSlot];
   logic [7:0]       sl_txn_q [NSlot];
@@ -232,6 +233,7 @@ module ktpu_node_fill #(
             sl_v_q[k]    <= 1'b1;
             sl_side_q[k] <= side_i;
             sl_nf_q[k]   <= 1'b0;
+            sl_silent_q[k] <= silent_i;
             hf_got_q[k]  <= h0;                // a half not read: landed and done
             hf_err_q[k]  <= 1'b0;
             hf_got_q[NSlot + k] <= !split && !h0;
@@ -293,7 +295,8 @@ module ktpu_node_fill #(
         end else if (sl_nf_q[done_slot]) begin
           pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8]  = 8'(ktpu_pkg::CLERR_NONFINITE);
         end
-        done_valid_o <= 1'b1;
+        // a SILENT FILL that landed whole and finite: the slot is freed, nothing said
+        done_valid_o <= sl_err[done_slot] || sl_nf_q[done_slot] || !sl_silent_q[done_slot];
         done_flit_o  <= mkflit(sl_x_q[done_slot], sl_y_q[done_slot], TyDone, sl_txn_q[done_slot], pl);
         for (int k = 0; k < NSlot; k++) if (done_slot == 2'(k)) sl_v_q[k] <= 1'b0;
         if (sl_err[done_slot]) poison_o <= 1'b1;

@@ -49,6 +49,9 @@ static std::map<int, unsigned long> done_at;   // arrival order of each txn's CL
 static unsigned long done_count;
 static int outstanding[16][16];
 static int awaiting[256];   // txn -> 1 + the cluster it was sent to, 0 while not outstanding
+// SILENT instructions outstanding per cluster (x << 4 | y): no CL_DONE unless
+// they fail; the cluster's next STATUS answer completes them
+static std::map<int, std::vector<int>> silent_of;
 
 // Tile-written completions. A GEMM with EMIT and WRITTEN whose CL_DONE says
 // OK owes one CL_WRITTEN, in issue order per cluster, before that cluster's next STATUS
@@ -111,14 +114,25 @@ static void tick() {
         }
         done.push_back(f);
         done_at[txn] = ++done_count;
+        std::vector<int> &sil = silent_of[sx << 4 | sy];
+        if (std::find(sil.begin(), sil.end(), txn) != sil.end()) {   // a SILENT one failed: answered
+            CHECK(code(f) != KTPU_CLERR_OK, "a SILENT instruction (txn %d) answered CLERR_OK", txn);
+            sil.erase(std::find(sil.begin(), sil.end(), txn));
+        }
         auto em = emit_of.find(txn);
         if (em != emit_of.end()) {
             if (code(f) == KTPU_CLERR_OK) owed[sx << 4 | sy].push_back(em->second);
             emit_of.erase(em);
         }
-        if (((f.w[0] >> KTPU_CD_STATUS_OP_LSB) & 15) == KTPU_CLOP_STATUS)
+        if (((f.w[0] >> KTPU_CD_STATUS_OP_LSB) & 15) == KTPU_CLOP_STATUS) {
             CHECK(owed[sx << 4 | sy].empty(), "STATUS answered by (%d,%d) with %zu CL_WRITTEN still owed", sx, sy,
                   owed[sx << 4 | sy].size());
+            for (int t : sil) {   // done before the STATUS was answered
+                awaiting[t] = 0;
+                outstanding[sx][sy]--;
+            }
+            sil.clear();
+        }
         // exactly one completion per instruction, from the cluster it went to
         CHECK(awaiting[txn] == 1 + (sx << 4 | sy), "completion for txn %d from (%d,%d): %s", txn, sx, sy,
               awaiting[txn] ? "sent to another cluster" : "not outstanding (duplicated or stray)");
@@ -137,7 +151,9 @@ static int issue(int c, const Ins &in, int flits = 1) {
     int txn = next_txn++;
     CHECK(!awaiting[txn], "txn %d reused while still outstanding", txn);
     awaiting[txn] = 1 + (x << 4 | y);
+    done_at.erase(txn);
     uint32_t w0 = in.w[KTPU_CI_OP_WORD];
+    if ((w0 & KTPU_CI_OP_SILENT_MASK) && (w0 & 15) != KTPU_CLOP_STATUS) silent_of[x << 4 | y].push_back(txn);
     if ((w0 & 15) == KTPU_CLOP_GEMM && (w0 >> KTPU_CI_OP_EMIT_LSB & 1) && (w0 >> KTPU_CI_OP_WRITTEN_LSB & 1) &&
         !(w0 >> KTPU_CI_OP_FWD_LSB & 1))
         emit_of[txn] = {txn, in.w[KTPU_CI_BASE_WORD], in.w[KTPU_CI_STRIDE_WORD],
@@ -940,6 +956,56 @@ static void stray_test(int p) {
     printf("stray PEER_DATA to cluster %d: dropped, STRAY set and cleared\n", p);
 }
 
+// SILENT instructions (CI_OP SILENT, docs/node.md): a FILL A, a FILL B and
+// a GEMM (EMIT, no WRITTEN), then a DRAIN of the same tile elsewhere, that
+// succeed answer nothing; the STATUS behind each group (its own SILENT bit
+// set: a STATUS always answers) comes once they are done, with both copies
+// of C exact. One that fails is answered as ever: a refused SILENT FILL with
+// CLERR_MEM, the SILENT GEMM behind it with CLERR_FILLFAIL, and that GEMM
+// writes nothing; the good SILENT FILL beside them still answers nothing.
+static void silent_test(int e) {
+    const int M = 16, K = 64, N = 16;
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000, C2 = 0x61000, C3 = 0x62000;
+    const uint32_t Bad = WinLimit - 2 * K * 2, S = KTPU_CI_OP_SILENT_MASK;
+    for (auto &x : a) x = rnd_f16();
+    for (auto &x : bt) x = rnd_f16();
+    put_f16(A, 2 * K, a.data(), M, K);
+    put_f16(BT, 2 * K, bt.data(), N, K);
+    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    for (uint32_t at : {C, C2, C3}) canary(at - 64, M * 2 * N + 128);
+    Ins fa = i_fill(0, 0, 0, A, 2 * K, M / 4, K / 32), fb = i_fill(1, 0, 0, BT, 2 * K, N / 4, K / 32);
+    Ins g = i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N), dr = i_drain(0, M / 4, N / 4, C2, 2 * N);
+    Ins st = i_status(1);
+    g.w[0] &= ~KTPU_CI_OP_WRITTEN_MASK;
+    for (Ins *i : {&fa, &fb, &g, &dr, &st}) i->w[0] |= S;
+    // at most NODE_IQ_DEPTH - 1 SILENT ones before a STATUS: they hold their credits until it answers
+    std::vector<int> quiet = {issue(e, fa), issue(e, fb), issue(e, g)};
+    CHECK(code(wait_done(issue(e, st))) == KTPU_CLERR_OK, "SILENT: the STATUS behind them");
+    quiet.push_back(issue(e, dr));
+    CHECK(code(wait_done(issue(e, st))) == KTPU_CLERR_OK, "SILENT: the STATUS behind the DRAIN");
+    for (int t : quiet) CHECK(!done_at.count(t), "SILENT: txn %d answered", t);
+    check_c("SILENT: C", C, 2 * N, M, N, c.data(), N, 64);
+    check_c("SILENT: the DRAIN's copy", C2, 2 * N, M, N, c.data(), N, 64);
+    Ins bad = i_fill(0, 0, 0, Bad, 2 * K, M / 4, K / 32);
+    bad.w[0] |= S;
+    g.w[KTPU_CI_BASE_WORD] = C3;
+    int tbad = issue(e, bad), tgood = issue(e, fb), tg = issue(e, g);
+    Flit fr = wait_done(tbad);
+    CHECK(code(fr) == KTPU_CLERR_MEM && fr.w[KTPU_CD_ADDR_WORD] == WinLimit,
+          "SILENT: a refused FILL answered %d at 0x%x (expected CLERR_MEM at 0x%x)", code(fr), fr.w[KTPU_CD_ADDR_WORD],
+          WinLimit);
+    CHECK(code(wait_done(tg)) == KTPU_CLERR_FILLFAIL, "SILENT: the GEMM behind a refused FILL");
+    CHECK(code(wait_done(issue(e, i_status(1)))) == KTPU_CLERR_OK, "SILENT: STATUS CLEAR");
+    CHECK(!done_at.count(tgood), "SILENT: the good FILL beside the refused one answered");
+    check_bytes("SILENT: C of the GEMM after a refused FILL", C3 - 64, C3 + M * 2 * N + 64,
+                [](uint32_t) { return (int)Canary; });
+    printf("SILENT on cluster %d: FILL, GEMM and DRAIN answer only when they fail\n", e);
+}
+
 // FWD split-K: cluster p keeps K-blocks [0, nkb-1) resident at tile offset
 // PT; cluster q first GEMMs blocks [0, 2) into its own tile at QT, then a
 // GEMM with FWD sends block nkb-1's R22(v) (one command per sub-tile, the
@@ -1165,6 +1231,7 @@ int main(int argc, char **argv) {
         splitk_test(32, 128, 32, 0, 1, true);
         fwd_test(32, 128, 32, 0, 1);
         stray_test(1);
+        silent_test(1);
         error_test(0, 1);
         failed_fill_test(0, 1);
         // two agents: cluster 2 is nearer the second, where its MXFP7 FILLs go
@@ -1172,6 +1239,7 @@ int main(int argc, char **argv) {
     } else {
         error_test(0, 0);
         failed_fill_test(0, 0);
+        silent_test(0);
     }
     if (NODE_MEM_PORTS > 1) drain_order_test(0);
     lone_group_test(ncl - 1);

@@ -11,7 +11,8 @@
 # and the simulator's version among them) plus the firmware's CPU busy
 # fraction and the job's phases from
 # the firmware's "gemm: phases:" line (cycles from the job's start): the
-# first instruction, the latest first sweep of a cluster (the prologue ends),
+# first instruction, the latest first sweep of a cluster (the prologue ends;
+# 0 for a single plan, whose GEMM is SILENT),
 # the last sweep's start (the tail begins), and whether the plan split K
 # across clusters, and the quantise-on-upload phase's cycles (0: none).
 # After the grid, shapes with few C tiles and a long K are run with split-K
