@@ -143,7 +143,11 @@ module ktpu_node_fill #(
 
   // a FILL's state from its halves' (one port: the first half's alone, so
   // the one-port node's logic is what it was before the split)
-  logic [NSlot-1:0] sl_err, sl_got, sl_done;
+  // A SILENT FILL that landed whole and finite frees its slot by itself
+  // (sl_hush), with no answer: only the slots that answer take turns at
+  // the completion register, so whether to answer is not selected after
+  // the slot (that select runs from the K-block compares).
+  logic [NSlot-1:0] sl_err, sl_got, sl_done, sl_hush;
   logic             have_free, have_done;
   logic [1:0]       free_slot, done_slot;
   always_comb begin
@@ -154,8 +158,9 @@ module ktpu_node_fill #(
       sl_got[s]  = hf_got_q[s] && (!Split || hf_got_q[NSlot + s]);
       sl_done[s] = (hf_blk_q[s] == sl_nk_q[s] || hf_err_q[s]) &&
                    (!Split || hf_blk_q[NSlot + s] == sl_nk_q[s] || hf_err_q[NSlot + s]);
+      sl_hush[s] = sl_v_q[s] && sl_done[s] && sl_silent_q[s] && !sl_err[s] && !sl_nf_q[s];
       if (!sl_v_q[s]) begin have_free = 1'b1; free_slot = 2'(s); end
-      if (sl_v_q[s] && sl_done[s]) begin have_done = 1'b1; done_slot = 2'(s); end
+      if (sl_v_q[s] && sl_done[s] && !sl_hush[s]) begin have_done = 1'b1; done_slot = 2'(s); end
     end
   end
 
@@ -197,6 +202,7 @@ module ktpu_node_fill #(
       if (dep_q[s] && (hf_blk_q[s] <= seq_kb_i || (Split && hf_blk_q[NSlot + s] <= seq_kb_i))) kb_ready_o = 1'b0;
     end
     if (have_done && (!done_valid_o || done_ready_i)) done_clr[done_slot] = 1'b1;
+    done_clr = done_clr | sl_hush;
   end
 
   // ---- L1 writes ---------------------------------------------------------------------
@@ -295,12 +301,12 @@ module ktpu_node_fill #(
         end else if (sl_nf_q[done_slot]) begin
           pl[ktpu_pkg::CD_STATUS_CODE_LSB +: 8]  = 8'(ktpu_pkg::CLERR_NONFINITE);
         end
-        // a SILENT FILL that landed whole and finite: the slot is freed, nothing said
-        done_valid_o <= sl_err[done_slot] || sl_nf_q[done_slot] || !sl_silent_q[done_slot];
+        done_valid_o <= 1'b1;
         done_flit_o  <= mkflit(sl_x_q[done_slot], sl_y_q[done_slot], TyDone, sl_txn_q[done_slot], pl);
         for (int k = 0; k < NSlot; k++) if (done_slot == 2'(k)) sl_v_q[k] <= 1'b0;
         if (sl_err[done_slot]) poison_o <= 1'b1;
       end
+      for (int k = 0; k < NSlot; k++) if (sl_hush[k]) sl_v_q[k] <= 1'b0;
     end
   end
 
