@@ -129,10 +129,10 @@ void ktpu_cl_issue_moved(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU
  * NODE_IQ_DEPTH; slots 0 .. n-1, completion tags 0), the bookkeeping made
  * once: a short job's way to its first sweep. Bit i of silent: w[i] is
  * sent SILENT (CI_OP SILENT set in w[i]; never on a STATUS, which would
- * answer anyway: docs/node.md). A SILENT instruction
- * holds its credit until it fails (its CL_DONE, with an error) or the
- * cluster answers a STATUS sent after it, which waited for it; so at most
- * NODE_IQ_DEPTH - 1 of them before a STATUS, or none could be sent. */
+ * answer anyway: docs/node.md). A SILENT instruction holds its credit
+ * until it fails (its CL_DONE, with an error) or the cluster answers a
+ * STATUS sent after it, which waited for it; so at most NODE_IQ_DEPTH - 1
+ * of them before a STATUS, or none could be sent. */
 void ktpu_cl_issue_idle(struct ktpu_clset *s, unsigned c, uint32_t (*w)[KTPU_CI_WORDS], unsigned n, unsigned silent);
 static inline void ktpu_cl_issue(struct ktpu_clset *s, unsigned c, const uint32_t w[KTPU_CI_WORDS], uint32_t tag)
 {

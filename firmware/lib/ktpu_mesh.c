@@ -100,7 +100,7 @@ void ktpu_cl_issue_idle(struct ktpu_clset *s, unsigned c, uint32_t (*w)[KTPU_CI_
  * it). Needed only while another STATUS is outstanding, or when a SILENT
  * instruction fails; inlined all the same: a call would make ktpu_cl_poll,
  * a leaf on the completion path, save and restore registers on every call
- * (64x128x64: 100 cycles a job). */
+ * (64x128x64: about 100 cycles a job). */
 static inline __attribute__((always_inline)) void silent_forget(struct ktpu_cl *cl, unsigned sil)
 {
     for (unsigned j = 0; j < KTPU_NODE_IQ_DEPTH; j++) cl->op[j] &= (uint8_t)~(sil << 4);

@@ -142,11 +142,11 @@ module ktpu_node_fill #(
   logic [15:0]      hf_bw_q [2*NSlot];   // words of the current K block still to land
 
   // a FILL's state from its halves' (one port: the first half's alone, so
-  // the one-port node's logic is what it was before the split)
-  // A SILENT FILL that landed whole and finite frees its slot by itself
-  // (sl_hush), with no answer: only the slots that answer take turns at
-  // the completion register, so whether to answer is not selected after
-  // the slot (that select runs from the K-block compares).
+  // the one-port node's logic is what it was before the split). A SILENT
+  // FILL that landed whole and finite frees its slot by itself (sl_hush),
+  // unanswered: only the slots that answer take turns at the completion
+  // register, so whether to answer is not chosen after the slot select,
+  // which runs from the K-block compares.
   logic [NSlot-1:0] sl_err, sl_got, sl_done, sl_hush;
   logic             have_free, have_done;
   logic [1:0]       free_slot, done_slot;
