@@ -325,6 +325,21 @@ static void rnd_mx(int8_t *q, uint8_t *s, int rows, int k) {
     for (int i = 0; i < rows * k / 32; i++) s[i] = (uint8_t)((12 + rnd() % 16) << 3 | (rnd() & 7));
 }
 
+// Random FP16 A (M x K) and BT (N x K) put at a_at and bt_at (rows 2K
+// bytes apart); returns the reference C (the tests around one small GEMM).
+static std::vector<uint16_t> f16_gemm_in_dram(int M, int K, int N, uint32_t a_at, uint32_t bt_at) {
+    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
+    std::vector<int8_t> qa(M * K), qb(N * K);
+    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
+    std::vector<uint32_t> tile(M * N);
+    for (auto &x : a) x = rnd_f16();
+    for (auto &x : bt) x = rnd_f16();
+    put_f16(a_at, 2 * K, a.data(), M, K);
+    put_f16(bt_at, 2 * K, bt.data(), N, K);
+    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    return c;
+}
+
 struct Region { uint32_t a, bt, c; };
 // the agents' window: the lower 8 MiB, or with two agents up to 14 MiB (both
 // agents' refusals: each serves reads and writes anywhere)
@@ -610,17 +625,9 @@ static void layout_test() {
 // FILL refused (read whole from the agent nearer the node).
 static void failed_fill_test(int e, int peer) {
     const int M = 16, K = 64, N = 16;
-    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
-    std::vector<int8_t> qa(M * K), qb(N * K);
-    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
-    std::vector<uint32_t> tile(M * N);
     const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000, Bad = WinLimit - 2 * K * 2;   // straddles the end
     const uint32_t Bad2 = WinLimit - (M / 2) * 2 * K;   // its first 8 rows in, the last 8 out
-    for (auto &x : a) x = rnd_f16();
-    for (auto &x : bt) x = rnd_f16();
-    put_f16(A, 2 * K, a.data(), M, K);
-    put_f16(BT, 2 * K, bt.data(), N, K);
-    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    const std::vector<uint16_t> c = f16_gemm_in_dram(M, K, N, A, BT);
     for (int order = 0; order < (NODE_MEM_PORTS > 1 ? 4 : 2); order++) {
         const char *name = order == 1 ? "refused FILL B behind FILL A"
                          : order == 0 ? "refused FILL A ahead of FILL B"
@@ -680,16 +687,8 @@ static void failed_fill_test(int e, int peer) {
 // same GEMM ungrouped, exactly.
 static void lone_group_test(int e) {
     const int M = 16, K = 64, N = 16;
-    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
-    std::vector<int8_t> qa(M * K), qb(N * K);
-    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
-    std::vector<uint32_t> tile(M * N);
     const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000;
-    for (auto &x : a) x = rnd_f16();
-    for (auto &x : bt) x = rnd_f16();
-    put_f16(A, 2 * K, a.data(), M, K);
-    put_f16(BT, 2 * K, bt.data(), N, K);
-    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    const std::vector<uint16_t> c = f16_gemm_in_dram(M, K, N, A, BT);
     canary(C - 64, M * 2 * N + 128);
     for (int fmt : {KTPU_FMT_FP16, KTPU_FMT_MX}) {   // MXFP7 too: on two agents it goes whole to agent 0
         Ins fa = i_fill(0, fmt, 0, A, 2 * K, M / 4, K / 32);
@@ -965,17 +964,9 @@ static void stray_test(int p) {
 // writes nothing; the good SILENT FILL beside them still answers nothing.
 static void silent_test(int e) {
     const int M = 16, K = 64, N = 16;
-    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
-    std::vector<int8_t> qa(M * K), qb(N * K);
-    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
-    std::vector<uint32_t> tile(M * N);
     const uint32_t A = 0x50000, BT = 0x58000, C = 0x60000, C2 = 0x61000, C3 = 0x62000;
     const uint32_t Bad = WinLimit - 2 * K * 2, S = KTPU_CI_OP_SILENT_MASK;
-    for (auto &x : a) x = rnd_f16();
-    for (auto &x : bt) x = rnd_f16();
-    put_f16(A, 2 * K, a.data(), M, K);
-    put_f16(BT, 2 * K, bt.data(), N, K);
-    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(), tile.data(), c.data());
+    const std::vector<uint16_t> c = f16_gemm_in_dram(M, K, N, A, BT);
     for (uint32_t at : {C, C2, C3}) canary(at - 64, M * 2 * N + 128);
     Ins fa = i_fill(0, 0, 0, A, 2 * K, M / 4, K / 32), fb = i_fill(1, 0, 0, BT, 2 * K, N / 4, K / 32);
     Ins g = i_gemm(0, 0, 0, M / 4, N / 4, K / 32, 0, 1, C, 2 * N), dr = i_drain(0, M / 4, N / 4, C2, 2 * N);
@@ -1112,17 +1103,8 @@ static void error_test(int e, int g) {
     for (uint32_t a = 0x40000; a < 0x40000 + 512 * 32; a += 4) ktpu_dram_bd_write32(a, 0x3C003C00u);
     // cluster g: a GEMM that must still check
     const int M = 32, K = 64, N = 32;
-    std::vector<uint16_t> a(M * K), bt(N * K), c(M * N);
-    std::vector<int8_t> qa(M * K), qb(N * K);
-    std::vector<uint8_t> sa(M * K / 32), sb(N * K / 32);
-    std::vector<uint32_t> tile(M * N);
     const uint32_t A = 0x30000, BT = 0xA0000, C = 0x1C0000 + 64;
-    for (auto &x : a) x = rnd_f16();
-    for (auto &x : bt) x = rnd_f16();
-    put_f16(A, 2 * K, a.data(), M, K);
-    put_f16(BT, 2 * K, bt.data(), N, K);
-    ktpu_ref_gemm_f16(M, N, K, a.data(), bt.data(), qa.data(), sa.data(), qb.data(), sb.data(),
-                      tile.data(), c.data());
+    const std::vector<uint16_t> c = f16_gemm_in_dram(M, K, N, A, BT);
     canary(C - 64, M * 2 * N + 128);
     std::vector<int> gt;
     gt.push_back(issue(g, i_fill(0, 0, 0, A, 2 * K, M / 4, K / 32)));
