@@ -108,27 +108,38 @@ module ktpu_mesh #(
   // Stray counter: saturating, so it never wraps back to a clean-looking 0.
   // Pipelined (the sinking outputs' valid bits, then their count, then the
   // sum), so that it adds no logic to the links' paths: stray_o counts a
-  // flit three cycles after it is sunk.
+  // flit three cycles after it is sunk. The sum is two 16-bit halves, the
+  // low half's carry added to the high one a cycle later (a 33-bit carry
+  // chain was the mesh's longest path, docs/timing.md); a carry out of the
+  // high half saturates the count for good.
   logic [5*N-1:0] stray_bits_q;
   logic [11:0]    stray_n, stray_n_q;  // up to 5 x 256 at once
-  logic [31:0]    stray_q;
-  logic [32:0]    stray_sum;
+  logic [15:0]    stray_lo_q, stray_hi_q;
+  logic           stray_c_q, stray_sat_q;
+  logic [16:0]    stray_lo_sum, stray_hi_sum;
   always_comb begin
     stray_n = 12'd0;
     for (int b = 0; b < 5 * N; b++) stray_n = stray_n + 12'(stray_bits_q[b]);
   end
-  assign stray_sum = {1'b0, stray_q} + {21'd0, stray_n_q};
+  assign stray_lo_sum = {1'b0, stray_lo_q} + {5'd0, stray_n_q};
+  assign stray_hi_sum = {1'b0, stray_hi_q} + {16'd0, stray_c_q};
   always_ff @(posedge clk_i) begin
     for (int n = 0; n < N; n++) stray_bits_q[5*n +: 5] <= rst_i ? 5'b00000 : stray[n];
     if (rst_i) begin
-      stray_n_q <= 12'd0;
-      stray_q   <= 32'd0;
+      stray_n_q   <= 12'd0;
+      stray_lo_q  <= 16'd0;
+      stray_hi_q  <= 16'd0;
+      stray_c_q   <= 1'b0;
+      stray_sat_q <= 1'b0;
     end else begin
-      stray_n_q <= stray_n;
-      stray_q   <= stray_sum[32] ? 32'hFFFF_FFFF : stray_sum[31:0];
+      stray_n_q  <= stray_n;
+      stray_lo_q <= stray_lo_sum[15:0];
+      stray_c_q  <= stray_lo_sum[16];
+      stray_hi_q <= stray_hi_sum[15:0];
+      if (stray_hi_sum[16]) stray_sat_q <= 1'b1;
     end
   end
-  assign stray_o = stray_q;
+  assign stray_o = stray_sat_q ? 32'hFFFF_FFFF : {stray_hi_q, stray_lo_q};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin

@@ -23,8 +23,15 @@
 // - Wormhole: once an output passes a flit with last = 0 it stays locked to
 //   that input until the flit with last = 1 has passed, so packets are never
 //   interleaved on a link.
+// - Eject stage: the local output reaches its endpoint through a register
+//   (ktpu.def ROUTER_EJECT_STAGE; 0: straight), refilled in the cycle the
+//   endpoint takes it. What the endpoint sees is a register, so no logic
+//   path runs from this router's arbitration into the endpoint (the whole
+//   machine's longest paths, docs/timing.md); back, only the endpoint's
+//   ready enters the arbitration, as on the router-to-router links.
 // Throughput: one flit per cycle per output; latency 1 cycle per hop (FIFO
-// register) when the output is free. The look-ahead changes no cycle.
+// register) when the output is free, one more into the endpoint. The
+// look-ahead changes no cycle.
 // Clock: gated (ktpu_clk_gate) while every input FIFO is empty and no flit
 // arrives: with no flit the router presents nothing and no register of it
 // changes, so the gate is invisible on the links (docs/noc.md).
@@ -33,7 +40,8 @@
 module ktpu_router #(
   parameter int X         = 0,  // this router's coordinates
   parameter int Y         = 0,
-  parameter int FifoDepth = 2   // flits per input FIFO (2 sustains 1 flit/cycle)
+  parameter int FifoDepth = 2,  // flits per input FIFO (2 sustains 1 flit/cycle)
+  parameter bit EjectStage = ktpu_pkg::ROUTER_EJECT_STAGE != 0  // a register on the L output
 ) (
   input  wire logic           clk_i,
   input  wire logic           rst_i,
@@ -82,8 +90,10 @@ module ktpu_router #(
 
   // ---- clock gate ------------------------------------------------------------
   logic [4:0] head_v;
+  logic       ej_busy;   // the eject FIFO holds a flit
   logic       gclk;
-  ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || in_valid_i != '0 || head_v != '0), .gclk_o(gclk));
+  ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || in_valid_i != '0 || head_v != '0 || ej_busy),
+                        .gclk_o(gclk));
 
   // ---- input FIFOs ----------------------------------------------------------
   logic [W-1:0]  head   [5];
@@ -150,6 +160,7 @@ module ktpu_router #(
     logic [4:0] req;
     logic [4:0] pick;
     logic [W-1:0] flit;
+    logic       a_valid, a_ready;   // the arbitration's flit, and whether it can leave
 
     // Inputs that can reach this output under XY routing: a flit that came
     // in moving along Y goes on along Y or to L; nothing turns back. The other
@@ -202,10 +213,31 @@ module ktpu_router #(
       assign next_route = 5'b00000;
     end
 
-    assign out_valid_o[o]        = (sel[o] != 5'b00000);
-    assign out_flit_o[o*W +: W]  = flit;
+    assign a_valid               = (sel[o] != 5'b00000);
     assign out_route_o[o*5 +: 5] = next_route;
-    assign take[o]               = out_ready_i[o] ? sel[o] : 5'b00000;
+    assign take[o]               = a_ready ? sel[o] : 5'b00000;
+
+    if (o == PortL && EjectStage) begin : gen_eject
+      // one register: the flit the endpoint sees, refilled as it is taken
+      logic         ej_v_q;
+      logic [W-1:0] ej_q;
+      assign a_ready  = !ej_v_q || out_ready_i[o];
+      assign ej_busy  = ej_v_q;
+      assign out_valid_o[o]       = ej_v_q;
+      assign out_flit_o[o*W +: W] = ej_q;
+      always_ff @(posedge gclk) begin
+        if (rst_i) ej_v_q <= 1'b0;
+        else if (a_ready) ej_v_q <= a_valid;
+      end
+      always_ff @(posedge gclk) if (a_ready) ej_q <= flit;   // a bubble too: ej_v_q says
+    end else begin : gen_direct
+      assign a_ready              = out_ready_i[o];
+      assign out_valid_o[o]       = a_valid;
+      assign out_flit_o[o*W +: W] = flit;
+      if (o == PortL) begin : gen_no_eject
+        assign ej_busy = 1'b0;
+      end
+    end
 
     always_ff @(posedge gclk) begin
       if (rst_i) begin
@@ -222,7 +254,7 @@ module ktpu_router #(
           for (int p = 0; p < 5; p++)
             if (take[o][p]) ptr_q <= (p == 4) ? 3'd0 : 3'(p + 1);
         end
-      end else if (out_valid_o[o]) begin
+      end else if (a_valid) begin
         hold_q  <= 1'b1;
         owner_q <= sel[o];
       end
