@@ -116,9 +116,11 @@ module ktpu_axi_bridge #(
   logic [$clog2(OrdDepth+1)-1:0] ord_cnt;
   logic [2:0] bq_cnt_q;
   // The open burst holds a burst-queue slot: it is closed into the queue
-  // on an idle cycle as well, which must always find room.
+  // on an idle cycle as well, which must always find room. bq_held_q counts
+  // both (queued + open) in a register of its own, so ready is no sum.
   logic ob_v_q;
-  assign req_ready_o = !tag_full && !wd_full && bq_cnt_q + 3'(ob_v_q) != 3'(BqDepth);
+  logic [2:0] bq_held_q;
+  assign req_ready_o = !tag_full && !wd_full && bq_held_q != 3'(BqDepth);
   logic acc;
   assign acc = req_valid_i && req_ready_o;
 
@@ -162,13 +164,24 @@ module ktpu_axi_bridge #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      bq_head_q <= '0; bq_tail_q <= '0; bq_cnt_q <= '0;
+      bq_head_q <= '0; bq_tail_q <= '0; bq_cnt_q <= '0; bq_held_q <= '0;
     end else begin
-      if (close) begin bq_q[bq_tail_q] <= ob_q; bq_tail_q <= bq_tail_q + 2'd1; end
+      if (close) bq_tail_q <= bq_tail_q + 2'd1;
       if (issue) bq_head_q <= bq_head_q + 2'd1;
       bq_cnt_q <= bq_cnt_q + 3'(close) - 3'(issue);
+      // a request that does not extend opens a burst; closing moves one
+      // from open to queued
+      bq_held_q <= bq_held_q + 3'(acc && !extend) - 3'(issue);
     end
+    // a constant index per entry: Yosys 0.23 puts 32-bit index arithmetic in
+    // front of a write at a variable index (docs/timing.md)
+    for (int i = 0; i < BqDepth; i++) if (close && bq_tail_q == 2'(i)) bq_q[i] <= ob_q;
   end
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i)
+    if (!rst_i) assert (bq_held_q == bq_cnt_q + 3'(ob_v_q))
+      else $error("ktpu_axi_bridge: %0d bursts held, %0d queued and %0d open", bq_held_q, bq_cnt_q, ob_v_q);
+`endif
 
   // ---------------------------------------------------------------- bursts in flight
   // The read/write ordering rule is kept at 4 KiB page granularity (a burst

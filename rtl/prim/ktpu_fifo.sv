@@ -36,24 +36,29 @@ module ktpu_fifo #(
 
   logic [AW-1:0] wptr_q, rptr_q;
   logic [CW-1:0] ram_cnt_q;    // entries in the RAM not yet read out
+  logic [CW-1:0] cnt_q;        // every entry (the RAM's and the head): pushes - pops
   logic          head_q;       // the RAM output register holds the head
   logic          re;
 
+  // count and full from a register of their own, not summed from the RAM's
+  // count and the head: callers decide their ready from them (docs/timing.md)
   assign re      = (ram_cnt_q != '0) && (!head_q || pop_i);
   assign empty_o = !head_q;
-  assign count_o = ram_cnt_q + CW'(head_q);
-  assign full_o  = (count_o == CW'(Depth));
+  assign count_o = cnt_q;
+  assign full_o  = (cnt_q == CW'(Depth));
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       wptr_q    <= '0;
       rptr_q    <= '0;
       ram_cnt_q <= '0;
+      cnt_q     <= '0;
       head_q    <= 1'b0;
     end else begin
       if (push_i) wptr_q <= wptr_q + AW'(1);
       if (re)     rptr_q <= rptr_q + AW'(1);
       ram_cnt_q <= ram_cnt_q + CW'(push_i) - CW'(re);
+      cnt_q     <= cnt_q + CW'(push_i) - CW'(pop_i);
       if (re)         head_q <= 1'b1;
       else if (pop_i) head_q <= 1'b0;
     end
@@ -79,6 +84,7 @@ module ktpu_fifo #(
     if (rst_ni) begin
       if (push_i && full_o)   $error("%s: overflow (push while full, %0d entries)", Name, Depth);
       if (pop_i && empty_o)   $error("%s: underflow (pop while empty)", Name);
+      assert (cnt_q == ram_cnt_q + CW'(head_q)) else $error("%s: count %0d, entries %0d", Name, cnt_q, ram_cnt_q + CW'(head_q));
     end
   end
 `endif
