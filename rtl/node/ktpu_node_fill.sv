@@ -201,7 +201,10 @@ module ktpu_node_fill #(
       if (sl_v_q[s] && !(streamed[s] && sl_got[s])) fills_ok_o = 1'b0;
       if (dep_q[s] && (hf_blk_q[s] <= seq_kb_i || (Split && hf_blk_q[NSlot + s] <= seq_kb_i))) kb_ready_o = 1'b0;
     end
-    if (have_done && (!done_valid_o || done_ready_i)) done_clr[done_slot] = 1'b1;
+    // a constant index per slot: Yosys 0.23 builds [done_slot] = with 32-bit
+    // index arithmetic in front of every bit (docs/timing.md)
+    for (int s = 0; s < NSlot; s++)
+      if (have_done && (!done_valid_o || done_ready_i) && done_slot == 2'(s)) done_clr[s] = 1'b1;
     done_clr = done_clr | sl_hush;
   end
 

@@ -200,13 +200,23 @@ module ktpu_node_seq #(
   end
 
   // ---- stage 1: command, hazard check ---------------------------------------
+  // hazard: stage 1's tile is one of the last HistN issued. It is found a
+  // cycle ahead, for both of stage 1's next contents, against the history
+  // as it will be (shifted; the command issuing now at its head): s0's tile
+  // if it advances, else stage 1's own, which then did not issue (if it
+  // did, stage 1 is empty and the hazard means nothing). So no compare lies
+  // between the history and the accumulator's issue (the node's longest
+  // path, docs/timing.md).
   logic [HistN-1:0]  hist_v_q;
   logic [TW-1:0]     hist_a_q [HistN];
-  logic              hazard;
+  logic              hazard, hz_adv, hz_keep;
   always_comb begin
-    hazard = 1'b0;
-    for (int i = 0; i < HistN; i++)
-      if (hist_v_q[i] && hist_a_q[i] == s1_tile_q) hazard = 1'b1;
+    hz_adv  = 1'b0;
+    hz_keep = 1'b0;
+    for (int i = 0; i < HistN - 1; i++) begin
+      if (hist_v_q[i] && hist_a_q[i] == s0_tile)   hz_adv  = 1'b1;
+      if (hist_v_q[i] && hist_a_q[i] == s1_tile_q) hz_keep = 1'b1;
+    end
   end
 
   assign cmd_valid_o = s1_v_q && !hazard && (s1_op_q != OpAddPeer || peer_ready_i);
@@ -221,10 +231,12 @@ module ktpu_node_seq #(
     if (rst_i) begin
       s1_v_q   <= 1'b0;
       hist_v_q <= '0;
+      hazard   <= 1'b0;
     end else begin
       if (adv)          s1_v_q <= 1'b1;
       else if (issue_o) s1_v_q <= 1'b0;
       hist_v_q <= {hist_v_q[HistN-2:0], issue_o};
+      hazard   <= adv ? (issue_o && s1_tile_q == s0_tile) || hz_adv : hz_keep;
     end
     if (adv) begin
       s1_op_q   <= s0_op;
@@ -233,6 +245,18 @@ module ktpu_node_seq #(
     hist_a_q[0] <= s1_tile_q;
     for (int i = 1; i < HistN; i++) hist_a_q[i] <= hist_a_q[i-1];
   end
+
+`ifndef SYNTHESIS
+  // the register is the compare it replaced, whenever stage 1 holds a command
+  always_ff @(posedge clk_i) begin
+    if (!rst_i && s1_v_q) begin
+      logic h;
+      h = 1'b0;
+      for (int i = 0; i < HistN; i++) if (hist_v_q[i] && hist_a_q[i] == s1_tile_q) h = 1'b1;
+      assert (hazard == h) else $error("ktpu_node_seq: hazard register %0d, the history says %0d", hazard, h);
+    end
+  end
+`endif
 
   assign busy_o = act_q || recv_q || s1_v_q;
   assign kb_o      = kb_q;
