@@ -261,6 +261,17 @@ module ktpu_router #(
     end
 
 `ifndef SYNTHESIS
+    // Hold until taken, on every output (for L, into the eject stage): a
+    // flit presented and not taken is presented again, unchanged.
+    logic         held_q;
+    logic [W-1:0] held_f_q;
+    always_ff @(posedge gclk) begin
+      held_q   <= !rst_i && a_valid && !a_ready;
+      held_f_q <= flit;
+      if (!rst_i && held_q)
+        assert (a_valid && flit == held_f_q)
+          else $error("ktpu_router(%0d,%0d): output %0d changed a flit it presented before it was taken", X, Y, o);
+    end
     // A packet whose flits disagree on dst would wedge a bound output.
     always_ff @(posedge gclk) begin
       if (!rst_i && (mid_q || hold_q) && (owner_q & head_v) != 5'b00000)
