@@ -312,7 +312,8 @@ module ktpu_node #(
     .rd_valid_o(rd_v), .rd_ready_i(rd_r), .rd_flit_o(rd_f),
     .rs_valid_i(rs_in_valid_i), .rs_flit_i(rs_in_flit_i),
     .l1a_we_o(l1a_we), .l1b_we_o(l1b_we), .l1_waddr_o(l1_waddr),
-    .g_nk_i(nk), .g_aoff_i(L1W'(aoff)), .g_boff_i(L1W'(boff)), .g_start_i(gemm_go), .seq_kb_i(seq_kb),
+    .g_nk_i(nk), .g_aoff_i(L1W'(aoff)), .g_boff_i(L1W'(boff)), .g_start_i(gemm_go),
+    .g_stay_i(hd_v_q && !hd_pop), .seq_kb_i(seq_kb),
     .fills_ok_o(fills_ok), .kb_ready_o(kb_ready),
     .done_valid_o(fill_v), .done_ready_i(rs_out_ready_i), .done_flit_o(fill_f),
     .clear_i(stat_clear), .poison_o(poison_q), .busy_o(fills_busy), .nf_o(fill_nf)

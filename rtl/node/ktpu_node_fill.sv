@@ -75,6 +75,7 @@ module ktpu_node_fill #(
   input  wire  [L1W-1:0]   g_aoff_i,
   input  wire  [L1W-1:0]   g_boff_i,
   input  wire              g_start_i,
+  input  wire              g_stay_i,     // the head stays: valid and not popped this cycle
   input  wire  [15:0]      seq_kb_i,
   output logic             fills_ok_o,   // the GEMM at the head may start
   output logic             kb_ready_o,   // its K pass seq_kb_i may run
@@ -190,15 +191,24 @@ module ktpu_node_fill #(
   assign busy_o     = sl_v_q != '0;      // a request waits only for an allocated slot
 
   // ---- streaming ---------------------------------------------------------------------
-  logic [NSlot-1:0] streamed, done_clr;
+  // A slot is streamed by the head's GEMM if it fills what the GEMM reads
+  // (same NK, its side's offset). The compares are made a cycle ahead
+  // (match_q) and trusted only if nothing they read has changed since: no
+  // slot allocated, the same head (match_ok_q); else the GEMM waits a cycle.
+  // So the head's start decision holds no compare (docs/timing.md).
+  logic [NSlot-1:0] match_q, done_clr;
+  logic             match_ok_q;
+  always_ff @(posedge clk_i) begin
+    for (int s = 0; s < NSlot; s++)
+      match_q[s] <= sl_nk_q[s] == g_nk_i && hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i);
+    match_ok_q <= g_stay_i && !alloc_i;
+  end
   always_comb begin
     fills_ok_o = 1'b1;
     kb_ready_o = 1'b1;
     done_clr   = '0;
     for (int s = 0; s < NSlot; s++) begin
-      streamed[s] = !sl_err[s] && sl_nk_q[s] == g_nk_i &&
-                    hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i);
-      if (sl_v_q[s] && !(streamed[s] && sl_got[s])) fills_ok_o = 1'b0;
+      if (sl_v_q[s] && !(match_ok_q && match_q[s] && !sl_err[s] && sl_got[s])) fills_ok_o = 1'b0;
       if (dep_q[s] && (hf_blk_q[s] <= seq_kb_i || (Split && hf_blk_q[NSlot + s] <= seq_kb_i))) kb_ready_o = 1'b0;
     end
     // a constant index per slot: Yosys 0.23 builds [done_slot] = with 32-bit
@@ -314,6 +324,12 @@ module ktpu_node_fill #(
   end
 
 `ifndef SYNTHESIS
+  // a trusted match is the compare of now
+  always_ff @(posedge clk_i)
+    if (!rst_i && match_ok_q)
+      for (int s = 0; s < NSlot; s++)
+        assert (match_q[s] == (sl_nk_q[s] == g_nk_i && hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i)))
+          else $error("ktpu_node_fill: slot %0d's stream match is stale", s);
   // Every answer belongs to a FILL in flight: a slot is freed only once both
   // halves are over (a refused half's slot waits for the other's words).
   // Streaming relies on the agent's K-block-major order: a word of a half

@@ -94,7 +94,9 @@ module ktpu_node_seq #(
   logic            recv_q;                 // RECV stream open
   logic [1:0]      mode_q;
   logic            acc_q, emit_q, fwd_q, pass2_q;
-  logic [15:0]     gm_q, gn_q, nk_q, kb_q, g_q, h_q;
+  logic [15:0]     nk_q, kb_q, g_q, h_q;
+  logic [15:0]     gm1_q, gn1_q, nk1_q;   // the loop counts less one: each loop's last
+                                          // step is a compare, not a sum and a compare
   logic [L1W-1:0]  aoff_q, boff_q, arow_q, brow_q;
   logic [TW-1:0]   toff_q, tile_q;
   logic            s1_v_q;
@@ -104,9 +106,9 @@ module ktpu_node_seq #(
   logic [2:0]      s0_op;
   logic [TW-1:0]   s0_tile;
 
-  assign last_h  = h_q == gn_q - 16'd1;
-  assign last_g  = g_q == gm_q - 16'd1;
-  assign last_kb = kb_q == nk_q - 16'd1;
+  assign last_h  = h_q == gn1_q;
+  assign last_g  = g_q == gm1_q;
+  assign last_kb = kb_q == nk1_q;
 
   always_comb begin
     s0_op = OpAdd;
@@ -145,9 +147,10 @@ module ktpu_node_seq #(
       emit_q  <= emit_i;
       fwd_q   <= mode_i == ModeGemm && fwd_i;
       pass2_q <= mode_i == ModeGemm && emit_i && !acc_i && nk_i == 16'd1;
-      gm_q    <= (mode_i == ModeSend) ? 16'd1 : gm_i;
-      gn_q    <= gn_i;
       nk_q    <= (mode_i == ModeGemm) ? nk_i : 16'd1;
+      gm1_q   <= (mode_i == ModeSend) ? 16'd0 : gm_i - 16'd1;
+      gn1_q   <= gn_i - 16'd1;
+      nk1_q   <= (mode_i == ModeGemm) ? nk_i - 16'd1 : 16'd0;
       kb_q    <= '0;
       g_q     <= '0;
       h_q     <= '0;
@@ -184,6 +187,7 @@ module ktpu_node_seq #(
           pass2_q <= 1'b0;
           mode_q  <= ModeEmit;
           nk_q    <= 16'd1;
+          nk1_q   <= 16'd0;
           kb_q    <= '0;
           g_q     <= '0;
           h_q     <= '0;
