@@ -193,15 +193,16 @@ module ktpu_node_fill #(
   // ---- streaming ---------------------------------------------------------------------
   // A slot is streamed by the head's GEMM if it fills what the GEMM reads
   // (same NK, its side's offset). The compares are made a cycle ahead
-  // (match_q) and trusted only if nothing they read has changed since: no
-  // slot allocated, the same head (match_ok_q); else the GEMM waits a cycle.
-  // So the head's start decision holds no compare (docs/timing.md).
+  // (match_q) and trusted only if nothing they read has changed since: the
+  // same head (match_ok_q; a slot is allocated only as its FILL leaves the
+  // head, so that covers the slots too); else the GEMM waits a cycle. So the
+  // head's start decision holds no compare (docs/timing.md).
   logic [NSlot-1:0] match_q, done_clr;
   logic             match_ok_q;
   always_ff @(posedge clk_i) begin
     for (int s = 0; s < NSlot; s++)
       match_q[s] <= sl_nk_q[s] == g_nk_i && hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i);
-    match_ok_q <= g_stay_i && !alloc_i;
+    match_ok_q <= g_stay_i;
   end
   always_comb begin
     fills_ok_o = 1'b1;
@@ -324,12 +325,17 @@ module ktpu_node_fill #(
   end
 
 `ifndef SYNTHESIS
-  // a trusted match is the compare of now
-  always_ff @(posedge clk_i)
+  // a slot leaves the streamed set as it completes (else a FILL reusing it
+  // would hold the sweep), and a trusted match is the compare of now
+  always_ff @(posedge clk_i) begin
+    if (!rst_i)
+      assert ((dep_q & ~sl_v_q) == '0)
+        else $error("ktpu_node_fill: the streamed set %b holds a slot with no FILL in flight (%b)", dep_q, sl_v_q);
     if (!rst_i && match_ok_q)
       for (int s = 0; s < NSlot; s++)
         assert (match_q[s] == (sl_nk_q[s] == g_nk_i && hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i)))
           else $error("ktpu_node_fill: slot %0d's stream match is stale", s);
+  end
   // Every answer belongs to a FILL in flight: a slot is freed only once both
   // halves are over (a refused half's slot waits for the other's words).
   // Streaming relies on the agent's K-block-major order: a word of a half

@@ -94,7 +94,8 @@ module ktpu_node_seq #(
   logic            recv_q;                 // RECV stream open
   logic [1:0]      mode_q;
   logic            acc_q, emit_q, fwd_q, pass2_q;
-  logic [15:0]     nk_q, kb_q, g_q, h_q;
+  logic [15:0]     kb_q, g_q, h_q;
+  logic [L1W-1:0]  nk_q;                  // NK as an L1 row step (its low bits)
   logic [15:0]     gm1_q, gn1_q, nk1_q;   // the loop counts less one: each loop's last
                                           // step is a compare, not a sum and a compare
   logic [L1W-1:0]  aoff_q, boff_q, arow_q, brow_q;
@@ -147,7 +148,7 @@ module ktpu_node_seq #(
       emit_q  <= emit_i;
       fwd_q   <= mode_i == ModeGemm && fwd_i;
       pass2_q <= mode_i == ModeGemm && emit_i && !acc_i && nk_i == 16'd1;
-      nk_q    <= (mode_i == ModeGemm) ? nk_i : 16'd1;
+      nk_q    <= (mode_i == ModeGemm) ? L1W'(nk_i) : L1W'(1);
       gm1_q   <= (mode_i == ModeSend) ? 16'd0 : gm_i - 16'd1;
       gn1_q   <= gn_i - 16'd1;
       nk1_q   <= (mode_i == ModeGemm) ? nk_i - 16'd1 : 16'd0;
@@ -167,12 +168,12 @@ module ktpu_node_seq #(
       if (adv && act_q) begin
         if (!last_h) begin
           h_q    <= h_q + 16'd1;
-          brow_q <= brow_q + L1W'(nk_q);
+          brow_q <= brow_q + nk_q;
           tile_q <= tile_q + TW'(1);
         end else if (!last_g) begin
           h_q    <= '0;
           g_q    <= g_q + 16'd1;
-          arow_q <= arow_q + L1W'(nk_q);
+          arow_q <= arow_q + nk_q;
           brow_q <= boff_q + L1W'(kb_q);
           tile_q <= tile_q + TW'(1);
         end else if (!last_kb) begin
@@ -186,7 +187,7 @@ module ktpu_node_seq #(
           // the unfusable emit: one more pass, EMIT only
           pass2_q <= 1'b0;
           mode_q  <= ModeEmit;
-          nk_q    <= 16'd1;
+          nk_q    <= L1W'(1);
           nk1_q   <= 16'd0;
           kb_q    <= '0;
           g_q     <= '0;

@@ -1189,6 +1189,9 @@ int main(int argc, char **argv) {
     gemm_test("gemm32", 32, 32, 32, 0, 1, 1, 0, 16, 72);
     gemm_test("gemm20x64x44 (partial burst groups)", 20, 64, 44, 0, 1, 1, q, 8, 40);
     gemm_test("gemm4x64x8 (2 tiles < REUSE_MIN)", 4, 64, 8, 0, 1, 1, 0, 24, 8);
+    // one sub-tile: every K pass commands it right after the last (the
+    // interlock's hazard against the command issuing in that cycle)
+    gemm_test("gemm4x96x4 (1 tile, each K pass right after the last)", 4, 96, 4, 0, 1, 1, 0, 8, 8);
     gemm_test("gemm4x32x1036 (a band of 64 full groups and 3: 2-D bursts 63 + 1, then 1-D)", 4, 32, 1036, 0, 1, 1, q, 8, 32);
     gemm_test("gemm64x128x64", 64, 128, 64, 0, ncl > 1 ? 2 : 1, 1, 0, 32, 64);
     gemm_test("gemm64x128x64 mx", 64, 128, 64, 1, 1, 2, q, 32, 64);
