@@ -41,13 +41,7 @@ module ktpu_fifo #(
   logic          re;
 
   // count and full from a register of their own, not summed from the RAM's
-  // count and the head: callers decide their ready from them. Both counts
-  // step by choosing between their own +1 and -1, so push and pop (late
-  // signals in every caller) meet one multiplexer, not a carry chain
-  // (docs/timing.md).
-  function automatic logic [CW-1:0] step(input logic [CW-1:0] c, input logic up, input logic down);
-    step = (up && !down) ? c + CW'(1) : (down && !up) ? c - CW'(1) : c;
-  endfunction
+  // count and the head: callers decide their ready from them (docs/timing.md)
   assign re      = (ram_cnt_q != '0) && (!head_q || pop_i);
   assign empty_o = !head_q;
   assign count_o = cnt_q;
@@ -63,8 +57,8 @@ module ktpu_fifo #(
     end else begin
       if (push_i) wptr_q <= wptr_q + AW'(1);
       if (re)     rptr_q <= rptr_q + AW'(1);
-      ram_cnt_q <= step(ram_cnt_q, push_i, re);
-      cnt_q     <= step(cnt_q, push_i, pop_i);
+      ram_cnt_q <= ram_cnt_q + CW'(push_i) - CW'(re);
+      cnt_q     <= cnt_q + CW'(push_i) - CW'(pop_i);
       if (re)         head_q <= 1'b1;
       else if (pop_i) head_q <= 1'b0;
     end
