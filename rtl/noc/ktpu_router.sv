@@ -90,7 +90,7 @@ module ktpu_router #(
 
   // ---- clock gate ------------------------------------------------------------
   logic [4:0] head_v;
-  logic       ej_busy;   // the eject FIFO holds a flit
+  logic       ej_busy;   // the eject register holds a flit
   logic       gclk;
   ktpu_clk_gate u_gate (.clk_i(clk_i), .en_i(rst_i || in_valid_i != '0 || head_v != '0 || ej_busy),
                         .gclk_o(gclk));
@@ -266,8 +266,8 @@ module ktpu_router #(
     logic         held_q;
     logic [W-1:0] held_f_q;
     always_ff @(posedge gclk) begin
-      held_q   <= !rst_i && a_valid && !a_ready;
-      held_f_q <= flit;
+      held_q <= !rst_i && a_valid && !a_ready;
+      if (a_valid && !a_ready) held_f_q <= flit;
       if (!rst_i && held_q)
         assert (a_valid && flit == held_f_q)
           else $error("ktpu_router(%0d,%0d): output %0d changed a flit it presented before it was taken", X, Y, o);

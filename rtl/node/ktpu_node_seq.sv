@@ -210,8 +210,8 @@ module ktpu_node_seq #(
   // as it will be (shifted; the command issuing now at its head): s0's tile
   // if it advances, else stage 1's own, which then did not issue (if it
   // did, stage 1 is empty and the hazard means nothing). So no compare lies
-  // between the history and the accumulator's issue (the node's longest
-  // path, docs/timing.md).
+  // between the history and the accumulator's issue (once the node's
+  // longest path, docs/timing.md).
   logic [HistN-1:0]  hist_v_q;
   logic [TW-1:0]     hist_a_q [HistN];
   logic              hazard, hz_adv, hz_keep;
