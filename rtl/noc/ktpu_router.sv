@@ -229,7 +229,9 @@ module ktpu_router #(
         if (rst_i) ej_v_q <= 1'b0;
         else if (a_ready) ej_v_q <= a_valid;
       end
-      always_ff @(posedge gclk) if (a_ready) ej_q <= flit;   // a bubble too: ej_v_q says
+      // loaded on ready alone, a bubble too (ej_v_q says): a_valid in the
+      // enable put the arbitration in front of 288 enables (router 13 levels)
+      always_ff @(posedge gclk) if (a_ready) ej_q <= flit;
     end else begin : gen_direct
       assign a_ready              = out_ready_i[o];
       assign out_valid_o[o]       = a_valid;

@@ -197,11 +197,13 @@ module ktpu_node_fill #(
   // same head (match_ok_q; a slot is allocated only as its FILL leaves the
   // head, so that covers the slots too); else the GEMM waits a cycle. So the
   // head's start decision holds no compare (docs/timing.md).
-  logic [NSlot-1:0] match_q, done_clr;
+  logic [NSlot-1:0] match, match_q, done_clr;
   logic             match_ok_q;
-  always_ff @(posedge clk_i) begin
+  always_comb
     for (int s = 0; s < NSlot; s++)
-      match_q[s] <= sl_nk_q[s] == g_nk_i && hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i);
+      match[s] = sl_nk_q[s] == g_nk_i && hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i);
+  always_ff @(posedge clk_i) begin
+    match_q    <= match;
     match_ok_q <= g_stay_i;
   end
   always_comb begin
@@ -332,9 +334,7 @@ module ktpu_node_fill #(
       assert ((dep_q & ~sl_v_q) == '0)
         else $error("ktpu_node_fill: the streamed set %b holds a slot with no FILL in flight (%b)", dep_q, sl_v_q);
     if (!rst_i && match_ok_q)
-      for (int s = 0; s < NSlot; s++)
-        assert (match_q[s] == (sl_nk_q[s] == g_nk_i && hf_off_q[s] == (sl_side_q[s] ? g_boff_i : g_aoff_i)))
-          else $error("ktpu_node_fill: slot %0d's stream match is stale", s);
+      assert (match_q == match) else $error("ktpu_node_fill: stream match %b is stale (now %b)", match_q, match);
   end
   // Every answer belongs to a FILL in flight: a slot is freed only once both
   // halves are over (a refused half's slot waits for the other's words).
