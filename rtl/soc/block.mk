@@ -2,7 +2,7 @@
 # and the whole machine around it: mesh planes, memory agent, cluster nodes.
 RTL.uart    := rtl/soc/ktpu_uart.sv
 RTL.soc_seq := rtl/soc/ktpu_soc_mmio.sv rtl/soc/ktpu_soc_seq.sv
-RTL_USES.soc_seq := ram cpu uart
+RTL_USES.soc_seq := ram fifo cpu uart
 RTL.soc := rtl/soc/ktpu_soc.sv
 RTL_USES.soc := soc_seq mesh mem_agent node
 

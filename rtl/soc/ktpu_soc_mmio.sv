@@ -175,10 +175,21 @@ module ktpu_soc_mmio #(
     rdata_o  <= rval;
   end
 
+  // The receive FIFO in front of the receive register: the flits the
+  // firmware has not taken yet (completions, while it plans) wait here, not
+  // in the response plane's routers, where each would hold the clusters'
+  // MEM_DATA flits queued behind it (docs/soc.md, "Mesh port").
+  logic         rxq_empty, rxq_full;
+  logic [287:0] rxq_flit;
+  logic [$clog2(ktpu_pkg::SOC_MESH_RX_DEPTH+1)-1:0] unused_rxq_count;
   logic tx_go, mtx_go, mrx_take, uart_rx_take;
+  ktpu_fifo #(.Width(288), .Depth(ktpu_pkg::SOC_MESH_RX_DEPTH), .Primitive("distributed"), .Name("mesh_rxq")) u_rxq (
+    .clk_i, .rst_ni(!rst_i), .push_i(mesh_rx_valid_i && !rxq_full), .wdata_i(mesh_rx_flit_i), .pop_i(mrx_take),
+    .rdata_o(rxq_flit), .empty_o(rxq_empty), .full_o(rxq_full), .count_o(unused_rxq_count)
+  );
   assign tx_go        = tx_valid_q && uart_tx_ready_i;
   assign mtx_go       = mtx_valid_q && mesh_tx_ready_i;
-  assign mrx_take     = mesh_rx_valid_i && !mrx_valid_q;
+  assign mrx_take     = !rxq_empty && !mrx_valid_q;
   assign uart_rx_take = uart_rx_valid_i && !rx_valid_q;
 
   always_ff @(posedge clk_i) begin
@@ -202,7 +213,8 @@ module ktpu_soc_mmio #(
       if (ev_dram_rd_i)   dram_rd_q <= dram_rd_q + 32'd1;
       if (ev_dram_wr_i)   dram_wr_q <= dram_wr_q + 32'd1;
       if (mtx_go)   begin mtx_valid_q <= 1'b0; mesh_tx_n_q <= mesh_tx_n_q + 32'd1; end
-      if (mrx_take) begin mrx_valid_q <= 1'b1; mesh_rx_n_q <= mesh_rx_n_q + 32'd1; end
+      if (mrx_take) mrx_valid_q <= 1'b1;
+      if (mesh_rx_valid_i && !rxq_full) mesh_rx_n_q <= mesh_rx_n_q + 32'd1;   // taken off the mesh
       if (tx_go)        tx_valid_q <= 1'b0;
       if (uart_rx_take) rx_valid_q <= 1'b1;
       sim_exit_valid_o <= 1'b0;
@@ -244,8 +256,8 @@ module ktpu_soc_mmio #(
     if (wr && off == ktpu_pkg::MMIO_MBOX_CMD_OFFSET) mbox_cmd_o <= wdata_i;
     if (uart_rx_take) rx_data_q <= uart_rx_data_i;
     if (mrx_take) begin
-      mrx_w[0] <= mesh_rx_flit_i[287:256];
-      for (int n = 1; n < 9; n++) mrx_w[n] <= mesh_rx_flit_i[32*n-32 +: 32];
+      mrx_w[0] <= rxq_flit[287:256];
+      for (int n = 1; n < 9; n++) mrx_w[n] <= rxq_flit[32*n-32 +: 32];
     end
     for (int n = 0; n < 9; n++) if (wr && mtx_hit[n]) mtx_w[n] <= wdata_i;
   end
@@ -259,7 +271,7 @@ module ktpu_soc_mmio #(
   assign mbox_arg1_o     = arg1_q;
   assign mesh_tx_valid_o = mtx_valid_q;
   assign mesh_tx_flit_o  = mtx_flit;
-  assign mesh_rx_ready_o = !mrx_valid_q;
+  assign mesh_rx_ready_o = !rxq_full;
 endmodule
 
 `default_nettype wire

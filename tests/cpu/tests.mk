@@ -39,10 +39,10 @@ TEST_CMD.cpu_printf := set -o pipefail; $(KTPU_SIM) --lockstep $(CPU_TEST_DIR)/c
 # Benchmarks and the mutant sweep (SPEC §14, §15): not part of make test.
 BENCH_DEPS += $(CPU_TEST_DIR)/c_kernel.elf
 BENCH_CMDS += tests/cpu/bench.sh $(KTPU_SIM) $(CPU_TEST_DIR)/c_kernel.elf $(BUILD)/bench/cpu.csv $(GEN_SV) $(call rtl_srcs,cpu) ;
-REGRESS_DEPS += $(CPU_ELFS) $(BUILD)/tests/soc/dram_line.elf
+REGRESS_DEPS += $(CPU_ELFS) $(BUILD)/tests/soc/dram_line.elf $(BUILD)/tests/soc/mesh_rxq.elf
 REGRESS += cpu_mutants
 REGRESS_CMD.cpu_mutants := scripts/mutants.sh cpu -- $(addprefix $(CPU_TEST_DIR)/,$(addsuffix .elf,$(CPU_ASM_TESTS) $(CPU_C_TESTS))) \
-                $(BUILD)/tests/soc/dram_line.elf
+                $(BUILD)/tests/soc/dram_line.elf $(BUILD)/tests/soc/mesh_rxq.elf
 
 # Lint (verilator -Wall) of the core alone and of everything ktpu-sim builds.
 TESTS += cpu_lint

@@ -1,7 +1,7 @@
 # SoC and co-simulator tests: the ktpu-sim command-line contract (SPEC §2),
 # UART, mailbox, DRAM latency option, ELF loader errors.
 SOC_TEST_DIR := $(BUILD)/tests/soc
-SOC_PROGS := spin exit42 dram_latency echo exit_sb exit_sh dram_line uart_burst
+SOC_PROGS := spin exit42 dram_latency echo exit_sb exit_sh dram_line uart_burst mesh_rxq
 
 $(SOC_TEST_DIR)/%.elf: tests/soc/%.S tests/cpu/isa.h tests/cpu/asm.ld $(FW_DEFS_ASM) $(FW_MEM_LD)
 	@mkdir -p $(@D)
@@ -32,6 +32,10 @@ TEST_CMD.soc_timeline := tests/soc/check_timeline.sh $(BUILD)
 # The CPU's DRAM window, its line buffer and next-beat buffer (tests/soc/dram_line.S).
 TESTS += soc_dram_line
 TEST_CMD.soc_dram_line := $(KTPU_SIM) $(SOC_TEST_DIR)/dram_line.elf && echo "DRAM window line and next-beat buffers: 31 of 31 checks passed"
+
+# The CPU mesh port's receive FIFO (tests/soc/mesh_rxq.S).
+TESTS += soc_mesh_rxq
+TEST_CMD.soc_mesh_rxq := $(KTPU_SIM) $(SOC_TEST_DIR)/mesh_rxq.elf && echo "CPU mesh port receive FIFO: 16 flits held unpopped, read back in order: 7 of 7 checks passed"
 
 # The serial port (rtl/soc/ktpu_uart.sv) at the co-simulation's divider and
 # at an odd one, against the bench's own line model.
