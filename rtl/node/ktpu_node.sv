@@ -232,7 +232,8 @@ module ktpu_node #(
   logic [3:0]     l1a_we, l1b_we;
   logic [L1W-1:0] l1_waddr;
   logic           gemm_go, fills_ok, kb_ready, stat_clear;
-  logic [15:0]    seq_kb;
+  logic [15:0]    seq_kb, seq_kb1;
+  logic           seq_kb_same, seq_kb_next;
   // L1: per side four lane banks of 232 bits ({scale, 32 x int7}), written by
   // MEM_DATA (one word per flit), read together as one 928-bit entry.
   logic [L1W-1:0] l1a_raddr, l1b_raddr;
@@ -313,7 +314,8 @@ module ktpu_node #(
     .rs_valid_i(rs_in_valid_i), .rs_flit_i(rs_in_flit_i),
     .l1a_we_o(l1a_we), .l1b_we_o(l1b_we), .l1_waddr_o(l1_waddr),
     .g_nk_i(nk), .g_aoff_i(L1W'(aoff)), .g_boff_i(L1W'(boff)), .g_start_i(gemm_go),
-    .g_stay_i(hd_v_q && !hd_pop), .seq_kb_i(seq_kb),
+    .g_stay_i(hd_v_q && !hd_pop), .seq_kb_i(seq_kb), .seq_kb1_i(seq_kb1), .seq_kb_same_i(seq_kb_same),
+    .seq_kb_next_i(seq_kb_next),
     .fills_ok_o(fills_ok), .kb_ready_o(kb_ready),
     .done_valid_o(fill_v), .done_ready_i(rs_out_ready_i), .done_flit_o(fill_f),
     .clear_i(stat_clear), .poison_o(poison_q), .busy_o(fills_busy), .nf_o(fill_nf)
@@ -329,7 +331,8 @@ module ktpu_node #(
     .clk_i(gclk), .rst_i(rst_i),
     .start_i(seq_start), .mode_i(seq_mode), .aoff_i(L1W'(aoff)), .boff_i(L1W'(boff)),
     .toff_i(TW'(toff)), .gm_i(gm), .gn_i(gn), .nk_i(nk), .acc_i(i_acc), .emit_i(i_emit), .fwd_i(i_fwd),
-    .kb_o(seq_kb), .kb_ready_i(kb_ready), .starved_o(seq_starved),
+    .kb_o(seq_kb), .kb1_o(seq_kb1), .kb_same_o(seq_kb_same), .kb_next_o(seq_kb_next), .kb_ready_i(kb_ready),
+    .starved_o(seq_starved),
     .busy_o(seq_busy), .free_o(seq_free), .stall_o(seq_stall), .pad_o(seq_pad),
     .l1_re_o(l1_re), .l1a_addr_o(l1a_raddr), .l1b_addr_o(l1b_raddr),
     .pin_valid_i(pa_v_q), .pin_index_i(pa_idx_q), .pin_take_o(pin_take),

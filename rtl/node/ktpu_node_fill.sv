@@ -76,7 +76,10 @@ module ktpu_node_fill #(
   input  wire  [L1W-1:0]   g_boff_i,
   input  wire              g_start_i,
   input  wire              g_stay_i,     // the head stays: valid and not popped this cycle
-  input  wire  [15:0]      seq_kb_i,
+  input  wire  [15:0]      seq_kb_i,     // the sequencer's K pass, the next one, and which
+  input  wire  [15:0]      seq_kb1_i,    // of the two a cycle ago is it now (ktpu_node_seq)
+  input  wire              seq_kb_same_i,
+  input  wire              seq_kb_next_i,
   output logic             fills_ok_o,   // the GEMM at the head may start
   output logic             kb_ready_o,   // its K pass seq_kb_i may run
   // completions (response plane), poison
@@ -206,14 +209,34 @@ module ktpu_node_fill #(
     match_q    <= match;
     match_ok_q <= g_stay_i;
   end
+  // The streaming check: every streamed FILL has landed K block kb. Made a
+  // cycle ahead, for the sequencer's K pass and the one after it
+  // (kb_ok_q, kb1_ok_q), and taken for the pass that is current then
+  // (seq_kb_same_i / seq_kb_next_i): so the sequencer's advance holds no
+  // compare (docs/timing.md). A check a cycle old is still true: a
+  // streamed FILL's landed count only grows and the streamed set only
+  // shrinks until the next GEMM starts, and then the sequencer takes
+  // neither check for a cycle. A block that lands just as its pass comes
+  // up is seen a cycle later.
+  logic kb_ok, kb1_ok, kb_ok_q, kb1_ok_q;
+  always_comb begin
+    kb_ok  = 1'b1;
+    kb1_ok = 1'b1;
+    for (int s = 0; s < NSlot; s++) begin
+      if (dep_q[s] && (hf_blk_q[s] <= seq_kb_i || (Split && hf_blk_q[NSlot + s] <= seq_kb_i))) kb_ok = 1'b0;
+      if (dep_q[s] && (hf_blk_q[s] <= seq_kb1_i || (Split && hf_blk_q[NSlot + s] <= seq_kb1_i))) kb1_ok = 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    kb_ok_q  <= kb_ok;
+    kb1_ok_q <= kb1_ok;
+  end
+  assign kb_ready_o = (seq_kb_same_i && kb_ok_q) || (seq_kb_next_i && kb1_ok_q);
   always_comb begin
     fills_ok_o = 1'b1;
-    kb_ready_o = 1'b1;
     done_clr   = '0;
-    for (int s = 0; s < NSlot; s++) begin
+    for (int s = 0; s < NSlot; s++)
       if (sl_v_q[s] && !(match_ok_q && match_q[s] && !sl_err[s] && sl_got[s])) fills_ok_o = 1'b0;
-      if (dep_q[s] && (hf_blk_q[s] <= seq_kb_i || (Split && hf_blk_q[NSlot + s] <= seq_kb_i))) kb_ready_o = 1'b0;
-    end
     // a constant index per slot: Yosys 0.23 builds [done_slot] = with 32-bit
     // index arithmetic in front of every bit (docs/timing.md)
     for (int s = 0; s < NSlot; s++)
@@ -335,6 +358,8 @@ module ktpu_node_fill #(
         else $error("ktpu_node_fill: the streamed set %b holds a slot with no FILL in flight (%b)", dep_q, sl_v_q);
     if (!rst_i && match_ok_q)
       assert (match_q == match) else $error("ktpu_node_fill: stream match %b is stale (now %b)", match_q, match);
+    if (!rst_i && kb_ready_o)
+      assert (kb_ok) else $error("ktpu_node_fill: K pass %0d let run before its blocks landed", seq_kb_i);
   end
   // Every answer belongs to a FILL in flight: a slot is freed only once both
   // halves are over (a refused half's slot waits for the other's words).

@@ -51,7 +51,14 @@ module ktpu_node_seq #(
   input  wire             fwd_i,       // GEMM: FWD instead of LOAD (nk = 1, acc = emit = 0)
   // Streaming: a GEMM's K pass kb_o reads L1 only once kb_ready_i says its
   // operands have landed; starved_o: held so, with nothing else to issue.
+  // The fill engine checks kb_o and kb1_o (kb_o + 1) a cycle ahead and
+  // kb_same_o / kb_next_o say which check is about the K pass of now: the
+  // one it made for kb_o (no step), for kb1_o (a step), or neither (a new
+  // pass count: the GEMM waits a cycle).
   output logic [15:0]     kb_o,
+  output logic [15:0]     kb1_o,
+  output logic            kb_same_o,
+  output logic            kb_next_o,
   input  wire             kb_ready_i,
   output logic            starved_o,
   output logic            busy_o,
@@ -94,7 +101,8 @@ module ktpu_node_seq #(
   logic            recv_q;                 // RECV stream open
   logic [1:0]      mode_q;
   logic            acc_q, emit_q, fwd_q, pass2_q;
-  logic [15:0]     kb_q, g_q, h_q;
+  logic [15:0]     kb_q, kb1_q, g_q, h_q;   // kb1_q = kb_q + 1
+  logic            kb_same_q, kb_next_q;
   logic [L1W-1:0]  nk_q;                  // NK as an L1 row step (its low bits)
   logic [15:0]     gm1_q, gn1_q, nk1_q;   // the loop counts less one: each loop's last
                                           // step is a compare, not a sum and a compare
@@ -140,8 +148,10 @@ module ktpu_node_seq #(
   logic [15:0] recv_n_q;   // ADD_PEERs still to issue
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      act_q  <= 1'b0;
-      recv_q <= 1'b0;
+      act_q     <= 1'b0;
+      recv_q    <= 1'b0;
+      kb_same_q <= 1'b0;
+      kb_next_q <= 1'b0;
     end else if (start_i && free_o) begin
       mode_q  <= mode_i;
       acc_q   <= acc_i;
@@ -153,6 +163,9 @@ module ktpu_node_seq #(
       gn1_q   <= gn_i - 16'd1;
       nk1_q   <= (mode_i == ModeGemm) ? nk_i - 16'd1 : 16'd0;
       kb_q    <= '0;
+      kb1_q   <= 16'd1;
+      kb_same_q <= 1'b0;
+      kb_next_q <= 1'b0;
       g_q     <= '0;
       h_q     <= '0;
       aoff_q  <= aoff_i;
@@ -165,6 +178,8 @@ module ktpu_node_seq #(
       recv_q  <= mode_i == ModeRecv;
       recv_n_q <= gn_i;
     end else begin
+      kb_same_q <= 1'b1;
+      kb_next_q <= 1'b0;
       if (adv && act_q) begin
         if (!last_h) begin
           h_q    <= h_q + 16'd1;
@@ -179,9 +194,12 @@ module ktpu_node_seq #(
         end else if (!last_kb) begin
           h_q    <= '0;
           g_q    <= '0;
-          kb_q   <= kb_q + 16'd1;
-          arow_q <= aoff_q + L1W'(kb_q + 16'd1);
-          brow_q <= boff_q + L1W'(kb_q + 16'd1);
+          kb_q   <= kb1_q;
+          kb1_q  <= kb1_q + 16'd1;
+          kb_same_q <= 1'b0;
+          kb_next_q <= 1'b1;
+          arow_q <= aoff_q + L1W'(kb1_q);
+          brow_q <= boff_q + L1W'(kb1_q);
           tile_q <= toff_q;
         end else if (pass2_q) begin
           // the unfusable emit: one more pass, EMIT only
@@ -190,6 +208,8 @@ module ktpu_node_seq #(
           nk_q    <= L1W'(1);
           nk1_q   <= 16'd0;
           kb_q    <= '0;
+          kb1_q   <= 16'd1;
+          kb_same_q <= 1'b0;
           g_q     <= '0;
           h_q     <= '0;
           tile_q  <= toff_q;
@@ -265,6 +285,9 @@ module ktpu_node_seq #(
 
   assign busy_o = act_q || recv_q || s1_v_q;
   assign kb_o      = kb_q;
+  assign kb1_o     = kb1_q;
+  assign kb_same_o = kb_same_q;
+  assign kb_next_o = kb_next_q;
   assign starved_o = act_q && gate && !s1_v_q;
   assign free_o = !act_q && !recv_q;
   // the index was range-checked against the stream length when it arrived
