@@ -76,10 +76,10 @@ module ktpu_node_fill #(
   input  wire  [L1W-1:0]   g_boff_i,
   input  wire              g_start_i,
   input  wire              g_stay_i,     // the head stays: valid and not popped this cycle
-  input  wire  [15:0]      seq_kb_i,     // the sequencer's K pass, the next one, and which
-  input  wire  [15:0]      seq_kb1_i,    // of the two a cycle ago is it now (ktpu_node_seq)
-  input  wire              seq_kb_same_i,
-  input  wire              seq_kb_next_i,
+  input  wire  [15:0]      seq_kb_i,     // the sequencer's K pass and the next one; which
+  input  wire  [15:0]      seq_kb1_i,    // of the checks made a cycle ago is about the pass
+  input  wire              seq_kb_same_i,  // of now: seq_kb_i's, seq_kb1_i's, or neither
+  input  wire              seq_kb_next_i,  // (ktpu_node_seq)
   output logic             fills_ok_o,   // the GEMM at the head may start
   output logic             kb_ready_o,   // its K pass seq_kb_i may run
   // completions (response plane), poison

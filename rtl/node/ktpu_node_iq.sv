@@ -140,14 +140,21 @@ module ktpu_node_iq #(
     endcase
   end
 
-  // The head register: loaded whenever it is empty or being taken, so
-  // back-to-back instructions lose no cycle.
-  assign hd_load = !fifo_empty && (!valid_o || pop_i);
+  // The head register: loaded whenever it is empty or was taken. The
+  // engine's pop is registered first (pop_q): the head's reload, the FIFO's
+  // read and its counts start from a register, not from the engine's
+  // dispatch decision (docs/timing.md). So the head reads invalid in the
+  // cycle after its pop, and back-to-back instructions are two cycles apart.
+  logic hd_v_q, pop_q;
+  assign hd_load = !fifo_empty && (!hd_v_q || pop_q);
+  assign valid_o = hd_v_q && !pop_q;
   assign empty_o = fifo_count == '0 && !valid_o;
   always_ff @(posedge clk_i) begin
-    if (rst_i)        valid_o <= 1'b0;
-    else if (hd_load) valid_o <= 1'b1;
-    else if (pop_i)   valid_o <= 1'b0;
+    if (rst_i)        pop_q <= 1'b0;
+    else              pop_q <= pop_i;
+    if (rst_i)        hd_v_q <= 1'b0;
+    else if (hd_load) hd_v_q <= 1'b1;
+    else if (pop_q)   hd_v_q <= 1'b0;
     if (hd_load) begin
       head_o <= iq_rdata;
       chk_o  <= chk;

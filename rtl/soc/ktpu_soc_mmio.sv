@@ -178,13 +178,14 @@ module ktpu_soc_mmio #(
   // The receive FIFO in front of the receive register: the flits the
   // firmware has not taken yet (completions, while it plans) wait here, not
   // in the response plane's routers, where each would hold the clusters'
-  // MEM_DATA flits queued behind it (docs/soc.md, "Mesh port").
-  logic         rxq_empty, rxq_full;
+  // MEM_DATA flits queued behind it (docs/soc.md, "The receive FIFO").
+  logic         rxq_push, rxq_empty, rxq_full;
   logic [287:0] rxq_flit;
   logic [$clog2(ktpu_pkg::SOC_MESH_RX_DEPTH+1)-1:0] unused_rxq_count;
   logic tx_go, mtx_go, mrx_take, uart_rx_take;
+  assign rxq_push = mesh_rx_valid_i && !rxq_full;
   ktpu_fifo #(.Width(288), .Depth(ktpu_pkg::SOC_MESH_RX_DEPTH), .Primitive("distributed"), .Name("mesh_rxq")) u_rxq (
-    .clk_i, .rst_ni(!rst_i), .push_i(mesh_rx_valid_i && !rxq_full), .wdata_i(mesh_rx_flit_i), .pop_i(mrx_take),
+    .clk_i, .rst_ni(!rst_i), .push_i(rxq_push), .wdata_i(mesh_rx_flit_i), .pop_i(mrx_take),
     .rdata_o(rxq_flit), .empty_o(rxq_empty), .full_o(rxq_full), .count_o(unused_rxq_count)
   );
   assign tx_go        = tx_valid_q && uart_tx_ready_i;
@@ -214,7 +215,7 @@ module ktpu_soc_mmio #(
       if (ev_dram_wr_i)   dram_wr_q <= dram_wr_q + 32'd1;
       if (mtx_go)   begin mtx_valid_q <= 1'b0; mesh_tx_n_q <= mesh_tx_n_q + 32'd1; end
       if (mrx_take) mrx_valid_q <= 1'b1;
-      if (mesh_rx_valid_i && !rxq_full) mesh_rx_n_q <= mesh_rx_n_q + 32'd1;   // taken off the mesh
+      if (rxq_push) mesh_rx_n_q <= mesh_rx_n_q + 32'd1;   // taken off the mesh
       if (tx_go)        tx_valid_q <= 1'b0;
       if (uart_rx_take) rx_valid_q <= 1'b1;
       sim_exit_valid_o <= 1'b0;

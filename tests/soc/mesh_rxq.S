@@ -1,4 +1,4 @@
-/* The CPU mesh port's receive FIFO (docs/soc.md, "Mesh port"): flits sent
+/* The CPU mesh port's receive FIFO (docs/soc.md, "The receive FIFO"): flits sent
  * to the CPU while it does not pop them are taken off the mesh (counted by
  * PERF_MESH_RX as they arrive), up to SOC_MESH_RX_DEPTH behind the receive
  * register, and are then read in the order they were sent, each whole.
