@@ -272,9 +272,11 @@ module ktpu_node_drain #(
 
   // ---- acknowledgements and written jobs ----------------------------------
   logic [15:0] sent_q, acked_q, mk_head, mk_dist;
-  // per agent (agent 0's as total minus agent 1's), and at the start of the
-  // job in the send stage the bursts the earlier jobs sent to each
-  logic [15:0] sent1_q, acked1_q, snap0_q, snap1_q, wait0, wait1;
+  // per agent (agent 0's sent as total minus agent 1's), and at the start
+  // of the job in the send stage the bursts the earlier jobs sent to each
+  logic [15:0] sent1_q, acked0_q, acked1_q, snap0_q, snap1_q;
+  logic [15:0] acked0_d, acked1_d, snap0_d, snap1_d, wait0_d, wait1_d;
+  logic        hold0_q, hold1_q;
   logic [$clog2(MarkDepth+1)-1:0] mk_count;
   logic [TagW-1:0] mk_tag;
   logic        mk_empty, mk_full, mk_push, mk_pop, reached;
@@ -283,26 +285,37 @@ module ktpu_node_drain #(
       sent_q   <= '0;
       acked_q  <= '0;
       sent1_q  <= '0;
+      acked0_q <= '0;
       acked1_q <= '0;
+      snap0_q  <= '0;
+      snap1_q  <= '0;
+      hold0_q  <= 1'b0;
+      hold1_q  <= 1'b0;
     end else begin
       sent_q   <= sent_q + 16'(otake && ost_q == 3'd1);
       acked_q  <= acked_q + 16'(ack_i);
       sent1_q  <= sent1_q + 16'(otake && ost_q == 3'd1 && mem1_q);
-      acked1_q <= acked1_q + 16'(ack_i && ack1_i);
+      acked0_q <= acked0_d;
+      acked1_q <= acked1_d;
+      snap0_q  <= snap0_d;
+      snap1_q  <= snap1_d;
+      // acked - snap < 0: some earlier job's burst to that agent still
+      // unacknowledged. Found for the next cycle from its counts, so the
+      // send stage's hold is a register (the two subtractions in front of
+      // the drain buffer's read were node2p's longest path: docs/timing.md)
+      hold0_q  <= wait0_d[15];
+      hold1_q  <= wait1_d[15];
     end
   end
+  assign acked0_d = acked0_q + 16'(ack_i && !ack1_i);
+  assign acked1_d = acked1_q + 16'(ack_i && ack1_i);
   // a job's first group moves in after the last flit of the job before
   // (sent counts do not move in that cycle: no descriptor leaves)
-  always_ff @(posedge clk_i) begin
-    if (move && cjob0_q) begin
-      snap0_q <= sent_q - sent1_q;
-      snap1_q <= sent1_q;
-    end
-  end
-  // acked - snap < 0: some earlier job's burst to that agent still unacknowledged
-  assign wait0      = (acked_q - acked1_q) - snap0_q;
-  assign wait1      = acked1_q - snap1_q;
-  assign order_hold = MemPorts > 1 && (mem1_q ? wait0[15] : wait1[15]);
+  assign snap0_d = (move && cjob0_q) ? sent_q - sent1_q : snap0_q;
+  assign snap1_d = (move && cjob0_q) ? sent1_q : snap1_q;
+  assign wait0_d = acked0_d - snap0_d;
+  assign wait1_d = acked1_d - snap1_d;
+  assign order_hold = MemPorts > 1 && (mem1_q ? hold0_q : hold1_q);
   // the job's last flit: every one of its bursts has been sent
   assign mk_push = otake && ost_q == 3'd5 && oend_q;
   ktpu_fifo #(.Width(16+TagW), .Depth(MarkDepth), .Primitive("distributed"),
@@ -324,12 +337,16 @@ module ktpu_node_drain #(
                   ost_q != 3'd0 || sent_q != acked_q || !mk_empty;
 
   logic unused_ok;
-  assign unused_ok = ^{buf_count, mk_count, mk_dist[14:0], wait0[14:0], wait1[14:0]};
+  assign unused_ok = ^{buf_count, mk_count, mk_dist[14:0], wait0_d[14:0], wait1_d[14:0]};
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i) begin
     if (!rst_i && ack_i && sent_q == acked_q)
       $error("ktpu_node_drain: write ack with no burst outstanding");
+    if (!rst_i)
+      assert (acked0_q == 16'(acked_q - acked1_q) && hold0_q == 16'(acked0_q - snap0_q) >= 16'h8000 &&
+              hold1_q == 16'(acked1_q - snap1_q) >= 16'h8000)
+        else $error("ktpu_node_drain: an agent's hold register is not its count's sign");
   end
 `endif
 endmodule
