@@ -2,6 +2,7 @@
 # The RTL mutant sweep (SPEC §14: a test never seen to fail is not a test).
 #
 #   scripts/mutants.sh BLOCK [FILTER] [-- ARG...]
+#   scripts/mutants.sh --check BLOCK...
 #
 # reads tests/BLOCK/mutants.tsv: the benches that judge the block, then one
 # deliberately broken copy of one source per line. For each mutant whose
@@ -24,9 +25,29 @@
 #
 # Output: build/mutants/BLOCK/NAME/ (the copy, build and run logs); one line
 # per mutant, a summary, status 0 only if every mutant was killed.
+# --check builds nothing: it applies every line's substitution of each
+# BLOCK's table and fails on one that changes nothing (a mutant left behind
+# by an edit of its file; `make test` runs it on every table).
 # MUTANT_TIMEOUT (seconds, default 600) bounds each bench run.
 set -u
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --check ]; then
+  shift
+  bad=0 n=0
+  for blk in "$@"; do
+    while IFS=$'\t' read -r f1 f2 f3 f4; do
+      case $f1 in '' | '#'* | bench) continue ;; esac
+      n=$((n + 1))
+      if [ ! -f "$f2" ]; then
+        echo "mutants: $blk: $f1: no file $f2"; bad=$((bad + 1))
+      elif perl -0pe "$f4" "$f2" | cmp -s - "$f2"; then
+        echo "mutants: $blk: $f1: the substitution changes nothing in $f2"; bad=$((bad + 1))
+      fi
+    done <"tests/$blk/mutants.tsv"
+  done
+  echo "mutant tables: $n substitutions in $# tables, $bad that change nothing"
+  [ $bad -eq 0 ]; exit
+fi
 block=${1:?usage: scripts/mutants.sh BLOCK [FILTER] [-- ARG...]}
 shift
 filter=

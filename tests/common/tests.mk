@@ -9,3 +9,9 @@ TEST_CMD.cxx_warnings = tests/common/cxx_warnings.sh $(addsuffix .mk,$(filter $(
 # and GNU parallel (tests/common/check_runner.sh).
 TESTS += test_runner
 TEST_CMD.test_runner := tests/common/check_runner.sh
+
+# Every RTL mutant still changes its file (scripts/mutants.sh --check): an
+# edit that leaves a substitution matching nothing would drop that mutant
+# from the make regress sweep unseen.
+TESTS += mutant_tables
+TEST_CMD.mutant_tables := scripts/mutants.sh --check $(patsubst tests/%/mutants.tsv,%,$(wildcard tests/*/mutants.tsv))
