@@ -31,19 +31,36 @@
 # MUTANT_TIMEOUT (seconds, default 600) bounds each bench run.
 set -u
 cd "$(dirname "$0")/.."
+
+# read_table FILE: its bench lines into b_target/b_cmd, its mutants into
+# names/files/benches/substs
+declare -A b_target b_cmd
+read_table() {
+  b_target=() b_cmd=() names=() files=() benches=() substs=()
+  local f1 f2 f3 f4
+  while IFS=$'\t' read -r f1 f2 f3 f4; do
+    case $f1 in '' | '#'*) continue ;; esac
+    if [ "$f1" = bench ]; then
+      b_target[$f2]=$f3; b_cmd[$f2]=$f4
+    else
+      names+=("$f1"); files+=("$f2"); benches+=("$f3"); substs+=("$f4")
+    fi
+  done <"$1"
+}
+
 if [ "${1:-}" = --check ]; then
   shift
   bad=0 n=0
   for blk in "$@"; do
-    while IFS=$'\t' read -r f1 f2 f3 f4; do
-      case $f1 in '' | '#'* | bench) continue ;; esac
+    read_table "tests/$blk/mutants.tsv"
+    for i in "${!names[@]}"; do
       n=$((n + 1))
-      if [ ! -f "$f2" ]; then
-        echo "mutants: $blk: $f1: no file $f2"; bad=$((bad + 1))
-      elif perl -0pe "$f4" "$f2" | cmp -s - "$f2"; then
-        echo "mutants: $blk: $f1: the substitution changes nothing in $f2"; bad=$((bad + 1))
+      if [ ! -f "${files[$i]}" ]; then
+        echo "mutants: $blk: ${names[$i]}: no file ${files[$i]}"; bad=$((bad + 1))
+      elif perl -0pe "${substs[$i]}" "${files[$i]}" | cmp -s - "${files[$i]}"; then
+        echo "mutants: $blk: ${names[$i]}: the substitution changes nothing in ${files[$i]}"; bad=$((bad + 1))
       fi
-    done <"tests/$blk/mutants.tsv"
+    done
   done
   echo "mutant tables: $n substitutions in $# tables, $bad that change nothing"
   [ $bad -eq 0 ]; exit
@@ -58,17 +75,7 @@ table=tests/$block/mutants.tsv
 [ -f "$table" ] || { echo "mutants: no table $table" >&2; exit 2; }
 out=build/mutants/$block
 limit=${MUTANT_TIMEOUT:-600}
-
-declare -A b_target b_cmd
-names=() files=() benches=() substs=()
-while IFS=$'\t' read -r f1 f2 f3 f4; do
-  case $f1 in '' | '#'*) continue ;; esac
-  if [ "$f1" = bench ]; then
-    b_target[$f2]=$f3; b_cmd[$f2]=$f4
-  else
-    names+=("$f1"); files+=("$f2"); benches+=("$f3"); substs+=("$f4")
-  fi
-done <"$table"
+read_table "$table"
 
 # build_run DIR PATCH BENCH: builds BENCH in DIR (RTL_PATCH=PATCH) and runs
 # it; 0 pass, 1 fail, 2 no build. Logs: DIR/build-BENCH.log, DIR/run-BENCH.log

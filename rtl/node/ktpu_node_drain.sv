@@ -272,8 +272,10 @@ module ktpu_node_drain #(
 
   // ---- acknowledgements and written jobs ----------------------------------
   logic [15:0] sent_q, acked_q, mk_head, mk_dist;
-  // per agent (agent 0's sent as total minus agent 1's), and at the start
-  // of the job in the send stage the bursts the earlier jobs sent to each
+  // per agent (agent 0's sent as total minus agent 1's; its acks counted
+  // on their own, though acked_q - acked1_q gives them, so the hold below
+  // costs one subtraction: asserted equal), and at the start of the job in
+  // the send stage the bursts the earlier jobs sent to each
   logic [15:0] sent1_q, acked0_q, acked1_q, snap0_q, snap1_q;
   logic [15:0] acked0_d, acked1_d, snap0_d, snap1_d, wait0_d, wait1_d;
   logic        hold0_q, hold1_q;
