@@ -52,7 +52,7 @@ void GemmRun::progress(char *more, size_t len) const
     std::snprintf(more, len, ", %u tiles checked (%u failed)", job_.tiles, job_.tiles_failed);
 }
 
-int GemmRun::finish(const ktpu_gemm_traffic &t, int fw_status, double wall, ktpu_out &out_c,
+int GemmRun::finish(const ktpu_gemm_traffic &t, int fw_status, double wall, double busy_rate, ktpu_out &out_c,
                     ktpu_out &out_csv)
 {
     unsigned latency = (unsigned)opt_.dram_latency;
@@ -72,12 +72,12 @@ int GemmRun::finish(const ktpu_gemm_traffic &t, int fw_status, double wall, ktpu
         if (ktpu_out_copy_existing(&out_csv, oerr)) die("%s", oerr);
         std::FILE *f = out_csv.f;
         if (std::ftell(f) == 0)
-            std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s,seed,dram_latency,version\n");
-        std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%llu,%llu,%llu,%.2f,%.0f,%" PRIu64 ",%u,%s\n",
+            std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s,busy_cycles_per_s,seed,dram_latency,version\n");
+        std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%llu,%llu,%llu,%.2f,%.0f,%.0f,%" PRIu64 ",%u,%s\n",
                      job_.m, job_.k, job_.n, opt_.preq ? "mx" : "fp16", sum.clusters_used, sum.job_cycles,
                      sum.macs_per_cycle, sum.pct_peak, job_.tiles, rc == 0 ? "pass" : "FAIL", t.sim_cycles,
                      t.agent_rd[0] + t.agent_rd[1], t.agent_wr[0] + t.agent_wr[1], wall,
-                     wall > 0 ? (double)t.sim_cycles / wall : 0.0, opt_.seed, latency, KTPU_VERSION);
+                     wall > 0 ? (double)t.sim_cycles / wall : 0.0, busy_rate, opt_.seed, latency, KTPU_VERSION);
         if (ktpu_out_commit(&out_csv, oerr)) die("%s", oerr);
     }
     // C is written when every check passed (a NUMERIC job's C is checked too).

@@ -36,7 +36,9 @@ public:
     void progress(char *more, size_t len) const;
     // The end: checks, report, CSV row (out_csv open) and C (out_c open,
     // written only if the run passed). Returns the process's status.
-    int finish(const ktpu_gemm_traffic &t, int fw_status, double wall, ktpu_out &out_c,
+    // wall: host seconds of the run; busy_rate: cycles a second while a
+    // cluster was busy (BusyClock).
+    int finish(const ktpu_gemm_traffic &t, int fw_status, double wall, double busy_rate, ktpu_out &out_c,
                ktpu_out &out_csv);
 
 private:

@@ -60,6 +60,39 @@ private:
 // Seconds of host time since `since`.
 double seconds_since(std::chrono::steady_clock::time_point since);
 
+// Host time spent on the cycles in which a cluster was working: the
+// simulator's speed during a GEMM, which a whole run's rate hides behind the
+// CPU-only cycles around the job (boot, job set-up, the checks' wait), run
+// many times faster with the clusters' clocks stopped. The clock is read
+// only where busy changes.
+class BusyClock {
+public:
+    void cycle(bool busy)
+    {
+        cycles_ += busy;
+        if (busy != on_) flip();
+    }
+    void stop()
+    {
+        if (on_) flip();
+    }
+    uint64_t cycles() const { return cycles_; }
+    double per_second() const { return seconds_ > 0 ? (double)cycles_ / seconds_ : 0.0; }
+
+private:
+    void flip()
+    {
+        auto now = std::chrono::steady_clock::now();
+        if (on_) seconds_ += std::chrono::duration<double>(now - since_).count();
+        since_ = now;
+        on_ = !on_;
+    }
+    bool on_ = false;
+    uint64_t cycles_ = 0;
+    double seconds_ = 0;
+    std::chrono::steady_clock::time_point since_;
+};
+
 // SIGINT / SIGTERM end the run at the next cycle, as a time-out does: the
 // waveform is closed (readable) and the cycles are printed; a second one
 // kills at once (SA_RESETHAND). g_signal is the signal caught, 0 if none.

@@ -134,6 +134,8 @@ private:
     int pending_rx_ = EOF;
     ClusterHold hold_;
     Progress progress_;
+    BusyClock busy_;
+    uint32_t idle_mask_ = 0;   // cl_act_o's idle bit of each cluster (all in its first word)
     // ticks: clock periods from the first reset cycle; the waveform keeps the
     // run's cycles [trace_from, trace_to] (cycles counted from the end of reset)
     uint64_t ticks_ = 0, reset_ticks_ = UINT64_MAX, cycles_ = 0;
@@ -146,6 +148,10 @@ RtlRun::RtlRun(Options &opt, const char *argv0)
       progress_(opt.progress_s)
 {
     if (opt.gemm() && !opt.max_cycles_given) opt.max_cycles = gemm_.cycle_limit();
+    // cl_act_o: a bit per STATUS counter word (FILL_WORD = 1 .. BP_WORD) a cluster
+    static_assert(KTPU_SIM_CLUSTERS * KTPU_CD_BP_WORD <= 32, "cl_act_o: the idle bits in one word");
+    for (unsigned c = 0; c < KTPU_SIM_CLUSTERS; c++)
+        idle_mask_ |= 1u << (c * KTPU_CD_BP_WORD + KTPU_CD_IDLE_WORD - 1);
     ctx_->randReset(2);
     ctx_->randSeed((int)(opt.seed & 0x7FFFFFFF));
     // Plusargs reach the models ($value$plusargs), e.g. the DRAM latency.
@@ -285,7 +291,9 @@ bool RtlRun::cycle()
     if (opt_.hold_pct) top_->cl_hold_i = hold_.next();
     serial_tick();
     cycles_++;
-    if (timeline_) ktpu_timeline_cycle(timeline_, cycles_, top_->cl_act_o.data());
+    const uint32_t *act = top_->cl_act_o.data();
+    busy_.cycle((act[0] & idle_mask_) != idle_mask_);
+    if (timeline_) ktpu_timeline_cycle(timeline_, cycles_, act);
     if (top_->mbox_valid_o) {
         std::fflush(stdout);   // the program's output so far, before the harness's
         switch (top_->mbox_cmd_o) {
@@ -337,6 +345,7 @@ int RtlRun::run(const std::vector<const char *> &progs)
     while (status_ < 0 && !bad_exit_be_ && !lockstep_.mismatch() && !gdb_killed && cycles_ < opt_.max_cycles &&
            !g_signal)
         if (cycle()) break;
+    busy_.stop();
     // The bytes stored before SIM_EXIT are still on the line: let them out
     // (the program runs on meanwhile, as on a board; cycles stays at the exit).
     if (status_ >= 0 || bad_exit_be_)
@@ -387,8 +396,10 @@ int RtlRun::outcome(double wall)
     if (bad_exit_be_) return bad_exit(bad_exit_be_, cycles_);
     if (status_ < 0) return timed_out(opt_.max_cycles, opt_.gemm() ? "; no C written" : "");
     if (opt_.stats)
-        std::fprintf(stderr, "ktpu-sim: %.2f s of host time, %.0f simulated cycles per second\n", wall,
-                     wall > 0 ? (double)cycles_ / wall : 0.0);
+        std::fprintf(stderr,
+                     "ktpu-sim: %.2f s of host time, %.0f simulated cycles per second; %" PRIu64
+                     " cycles with a cluster busy, %.0f a second\n",
+                     wall, wall > 0 ? (double)cycles_ / wall : 0.0, busy_.cycles(), busy_.per_second());
     if (!opt_.gemm()) return exit_status(status_);
     ktpu_gemm_traffic t = {};
     t.sim_cycles = cycles_;
@@ -403,7 +414,7 @@ int RtlRun::outcome(double wall)
     t.stray_rs = top_->stray_rs_o;
     t.win_err = top_->mem_win_err_o;
     t.bad_req = top_->mem_bad_req_o;
-    return gemm_.finish(t, status_, wall, out_.c, out_.csv);
+    return gemm_.finish(t, status_, wall, busy_.per_second(), out_.c, out_.csv);
 }
 
 }  // namespace

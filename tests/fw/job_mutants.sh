@@ -9,7 +9,13 @@ set -u
 out=$1; cc=$2; shift 2
 mkdir -p "$out"
 src=firmware/gemm/ktpu_job.c
-tests="tests/fw/job_test.c tests/fw/job_inv.c firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c"
+# everything but the check compiled once; each mutant compiles only its copy
+tests=()
+for f in tests/fw/job_test.c tests/fw/job_inv.c firmware/gemm/ktpu_plan.c firmware/lib/ktpu_ci.c; do
+    o="$out/$(basename "$f" .c).o"
+    "$cc" "$@" -c -o "$o" "$f" || { echo "$f does not build"; exit 1; }
+    tests+=("$o")
+done
 muts=(); names=()
 # one mutant per rule: its BAD(...) becomes a no-op
 while IFS=: read -r line text; do
@@ -38,7 +44,7 @@ muts+=('s/s1 = s0 + j\[KTPU_JOB_SCRATCH_BYTES_WORD\]/s1 = (uint32_t)(s0 + j[KTPU
 names+=("scratch's end summed in 32 bits")
 muts+=('s/if (j\[KTPU_JOB_FLAGS_WORD\] \& KTPU_JOB_FLAGS_QJOB_MASK) {/if (0) {/'); names+=("scratch never checked")
 
-if ! "$cc" "$@" -o "$out/job_mut0" $tests "$src" || ! "$out/job_mut0" --quiet >"$out/job_mut0.log"; then
+if ! "$cc" "$@" -o "$out/job_mut0" "${tests[@]}" "$src" || ! "$out/job_mut0" --quiet >"$out/job_mut0.log"; then
     echo "the unbroken check fails the job test"; exit 1
 fi
 killed=0; total=0
@@ -48,7 +54,7 @@ for i in "${!muts[@]}"; do
     if cmp -s "$src" "$out/ktpu_job_m$n.c"; then
         echo "mutant $n (${names[$i]}): the edit matched nothing"; continue
     fi
-    if ! "$cc" "$@" -o "$out/job_mut$n" $tests "$out/ktpu_job_m$n.c" 2>"$out/job_mut$n.log"; then
+    if ! "$cc" "$@" -o "$out/job_mut$n" "${tests[@]}" "$out/ktpu_job_m$n.c" 2>"$out/job_mut$n.log"; then
         echo "mutant $n (${names[$i]}): does not build"; continue
     fi
     if "$out/job_mut$n" --quiet >"$out/job_mut$n.log" 2>&1; then

@@ -60,8 +60,8 @@ row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k|--no-qjob]: one run,
   [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),$extra" >"$csv"
   echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},${phases:-,,},${split:-1},${upload:-0}" >>"$csv"
   tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
-    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s%s\n", s, f, c, l, $6, $7, $8, $19, $21, $22 - $21, $6 - $22,
-              ($23 > 1 ? "split-K " $23 " " : ""), ($24 > 0 ? "upload " $24 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
+    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s%s\n", s, f, c, l, $6, $7, $8, $20, $22, $23 - $22, $6 - $23,
+              ($24 > 1 ? "split-K " $24 " " : ""), ($25 > 0 ? "upload " $25 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
 }
 for lat in 64 1; do
   for s in "${shapes[@]}"; do
@@ -101,11 +101,11 @@ echo "CSV: $csv"
 # that key: a split-K job whose plan does not split has a twin run with
 # --no-split-k, and each is compared with its own)
 if [ -f "$csv.prev" ] && [ "$(head -n 1 "$csv.prev")" = "$(head -n 1 "$csv")" ]; then
-  awk -F, 'function key(n) { k = $1","$2","$3","$4","$5","$17","$23","($24 > 0); return k "#" ++n[k] }
+  awk -F, 'function key(n) { k = $1","$2","$3","$4","$5","$18","$24","($25 > 0); return k "#" ++n[k] }
            NR == FNR { if (FNR > 1) prev[key(np)] = $6; next }
            FNR > 1 { k = key(nc)
                      if (k in prev && $6 + 0 > prev[k] + 0) {
-                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $17, $23, prev[k], $6; n++ } }
+                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $18, $24, prev[k], $6; n++ } }
            END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"
 fi
 
@@ -113,7 +113,7 @@ if command -v gnuplot >/dev/null 2>&1; then
   # the grid's shapes only: the split-K rows after it have no 1-cluster
   # run, and a histogram's series must have the same x entries
   awk -F, -v grid="${shapes[*]}" 'BEGIN { n = split(grid, g, " "); for (i = 1; i <= n; i++) in_grid[g[i]] = 1 }
-       FNR > 1 && $4 == "mx" && $17 == 64 && ($1"x"$2"x"$3) in in_grid { print $1"x"$2"x"$3, $5, $8 }' \
+       FNR > 1 && $4 == "mx" && $18 == 64 && ($1"x"$2"x"$3) in in_grid { print $1"x"$2"x"$3, $5, $8 }' \
       "$csv" >"$tmp/plot.dat"
   gnuplot <<GP
 set terminal pngcairo size 900,500 noenhanced
