@@ -73,7 +73,7 @@ module ktpu_sim_top #(
   // instructions without it: docs/soc.md, "Simulation speed"). Every input
   // moves one cycle later, together, so the load still lands inside reset.
   // The mailbox answer stays direct: a load right after the MBOX_CMD store
-  // must see it (registered, a CPU-only cycle would take 2.5% fewer).
+  // must see it (registering it too would save 2.5% more).
   // The reset register starts asserted: a random 0 would run the SoC for a
   // cycle before the harness's first edge.
   logic        rst_q = 1'b1;
