@@ -134,7 +134,19 @@ check "report: run line" 0 "^run: seed 7, DRAM latency 33, cycle limit 400000, k
 # a GEMM without --max-cycles sizes its own: 4000000 + 8 per 512 MACs (8x32x12 pads to 8x32x12: 3072 MACs, 48)
 check "a GEMM's own cycle limit" 0 "^run: seed 1, DRAM latency 64, cycle limit 4000048, ktpu-sim" -- "$sim" --firmware "$one" --gemm-gen 8x32x12
 expect "CSV: seed, latency and version columns" eval 'head -n1 run.csv | grep -q ",seed,dram_latency,version$" && tail -n1 run.csv | grep -qE ",7,33,[^,]+$"'
+expect "CSV: the run's rate, then the rate while a cluster was busy" eval \
+  'head -n1 run.csv | grep -q ",host_seconds,sim_cycles_per_s,busy_cycles_per_s,seed," && tail -n1 run.csv | grep -qE ",[1-9][0-9]*,[1-9][0-9]*,7,33,"'
 rm -f run.csv
+# --stats' busy cycles: none in a CPU-only program; in a GEMM at least
+# cluster 0's sweeping cycles (its STATUS counter) and at most the job's
+# (the firmware's mcycle: the clusters have work only inside the job)
+check "--stats: no cluster busy in a CPU-only run" 0 "; 0 cycles with a cluster busy, 0 a second$" -- "$sim" --stats "$d/hello.elf"
+gen --gemm-gen 16x64x16 --stats >"$tmp/stats.txt" 2>&1
+expect "--stats: a GEMM's busy cycles between cluster 0's sweep and the job" awk '
+  /^cycles: [0-9]+ in the job/ { job = $2 }
+  / cycles with a cluster busy, / { for (i = 2; i <= NF; i++) if ($i == "cycles" && $(i + 1) == "with") busy = $(i - 1) }
+  /^cluster 0: fill / { sweep = $6 + 0 }
+  END { exit !(sweep > 0 && busy >= sweep && busy <= job) }' "$tmp/stats.txt"
 # long runs: progress lines, a signal ends the run with the waveform kept
 # (--progress 1 needs a run longer than a second of host time: a CPU-only
 # program runs at some 300k cycles/s with the clusters' clocks gated)
