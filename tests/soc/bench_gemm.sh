@@ -37,6 +37,11 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 # the columns after ktpu-sim's (which end with seed, dram_latency, version)
 extra=cpu_busy_pct,first_instr,first_sweep,last_sweep,split_k,upload_cycles
+# The awk programs below read the CSV's columns by name, from its header
+# line (v("job_cycles")), so a column added to ktpu-sim --csv moves none.
+cols='function v(name) { if (!(name in col)) { print "bench_gemm.sh: no column " name >"/dev/stderr"; exit 2 }
+                         return $(col[name]) }
+      FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }'
 printf '%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s\n' "MxKxN" "ops" "clusters" "lat" "cycles" "MACs/cyc" "% peak" "CPU %" "prologue" "steady" "last+tail"
 row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k|--no-qjob]: one run, one CSV row
   local s=$1 fmt=$2 c=$3 lat=$4 args split busy phases upload; shift 4
@@ -59,9 +64,11 @@ row() {  # row SHAPE fp16|mx CLUSTERS LATENCY [--no-split-k|--no-qjob]: one run,
   fi
   [ -f "$csv" ] || echo "$(head -n 1 "$tmp/row.csv"),$extra" >"$csv"
   echo "$(tail -n 1 "$tmp/row.csv"),${busy:-},${phases:-,,},${split:-1},${upload:-0}" >>"$csv"
-  tail -n 1 "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" \
-    '{ printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s%s\n", s, f, c, l, $6, $7, $8, $20, $22, $23 - $22, $6 - $23,
-              ($24 > 1 ? "split-K " $24 " " : ""), ($25 > 0 ? "upload " $25 " " : ""), ($10 == "pass" ? "" : "FAIL") }'
+  sed -n '1p;$p' "$csv" | awk -F, -v s="$s" -v f=$fmt -v c="$c" -v l="$lat" "$cols"'
+    { first = v("first_sweep"); last = v("last_sweep"); split_k = v("split_k"); up = v("upload_cycles")
+      printf "%-14s %-5s %8s %4s %10s %10s %8s %6s %8s %8s %8s %s%s%s\n", s, f, c, l, v("job_cycles"),
+             v("macs_per_cycle"), v("pct_peak"), v("cpu_busy_pct"), first, last - first, v("job_cycles") - last,
+             (split_k > 1 ? "split-K " split_k " " : ""), (up > 0 ? "upload " up " " : ""), (v("result") == "pass" ? "" : "FAIL") }'
 }
 for lat in 64 1; do
   for s in "${shapes[@]}"; do
@@ -92,7 +99,7 @@ for s in 4x32x4 16x64x16; do
     row "$s" mx $c 64
   done
 done
-awk -F, 'FNR > 1 && $1 == 4 && $2 == 32 && $3 == 4 { n++; if ($6 + 0 > 1500) slow++ }
+awk -F, "$cols"' v("m") == 4 && v("k") == 32 && v("n") == 4 { n++; if (v("job_cycles") + 0 > 1500) slow++ }
          END { if (n) printf "short jobs: 4x32x4 on %d machine(s), %d over 1,500 cycles\n", n, slow }' "$csv"
 echo "CSV: $csv"
 
@@ -101,19 +108,23 @@ echo "CSV: $csv"
 # that key: a split-K job whose plan does not split has a twin run with
 # --no-split-k, and each is compared with its own)
 if [ -f "$csv.prev" ] && [ "$(head -n 1 "$csv.prev")" = "$(head -n 1 "$csv")" ]; then
-  awk -F, 'function key(n) { k = $1","$2","$3","$4","$5","$18","$24","($25 > 0); return k "#" ++n[k] }
-           NR == FNR { if (FNR > 1) prev[key(np)] = $6; next }
-           FNR > 1 { k = key(nc)
-                     if (k in prev && $6 + 0 > prev[k] + 0) {
-                       printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", $1, $2, $3, $4, $5, $18, $24, prev[k], $6; n++ } }
+  awk -F, "$cols"'
+           function key(n) { k = v("m")","v("k")","v("n")","v("operands")","v("clusters")","v("dram_latency")","v("split_k")","(v("upload_cycles") > 0)
+                             return k "#" ++n[k] }
+           NR == FNR { prev[key(np)] = v("job_cycles"); next }
+           { k = key(nc)
+             if (k in prev && v("job_cycles") + 0 > prev[k] + 0) {
+               printf "SLOWER: %sx%sx%s %s %s clusters latency %s split-K %s: %s -> %s cycles\n", v("m"), v("k"), v("n"),
+                      v("operands"), v("clusters"), v("dram_latency"), v("split_k"), prev[k], v("job_cycles"); n++ } }
            END { printf "compared with %s: %d row(s) slower\n", ARGV[1], n }' "$csv.prev" "$csv"
 fi
 
 if command -v gnuplot >/dev/null 2>&1; then
   # the grid's shapes only: the split-K rows after it have no 1-cluster
   # run, and a histogram's series must have the same x entries
-  awk -F, -v grid="${shapes[*]}" 'BEGIN { n = split(grid, g, " "); for (i = 1; i <= n; i++) in_grid[g[i]] = 1 }
-       FNR > 1 && $4 == "mx" && $18 == 64 && ($1"x"$2"x"$3) in in_grid { print $1"x"$2"x"$3, $5, $8 }' \
+  awk -F, -v grid="${shapes[*]}" "$cols"' BEGIN { n = split(grid, g, " "); for (i = 1; i <= n; i++) in_grid[g[i]] = 1 }
+       v("operands") == "mx" && v("dram_latency") == 64 && (v("m")"x"v("k")"x"v("n")) in in_grid {
+         print v("m")"x"v("k")"x"v("n"), v("clusters"), v("pct_peak") }' \
       "$csv" >"$tmp/plot.dat"
   gnuplot <<GP
 set terminal pngcairo size 900,500 noenhanced
