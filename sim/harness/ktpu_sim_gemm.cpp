@@ -57,8 +57,8 @@ int GemmRun::finish(const ktpu_gemm_traffic &t, int fw_status, double wall, doub
 {
     unsigned latency = (unsigned)opt_.dram_latency;
     std::snprintf(job_.run_info, sizeof job_.run_info,
-                  "seed %" PRIu64 ", DRAM latency %u, cycle limit %" PRIu64 ", ktpu-sim %s", opt_.seed, latency,
-                  opt_.max_cycles, KTPU_VERSION);
+                  "seed %" PRIu64 ", DRAM latency %u, cycle limit %" PRIu64 ", ktpu-sim %s%s", opt_.seed, latency,
+                  opt_.max_cycles, KTPU_VERSION, KTPU_SIM_DP_MODEL ? ", datapath model" : "");
     char err[KTPU_GEMM_ERR_LEN] = "", oerr[KTPU_OUT_ERR_LEN];
     int rc = ktpu_gemm_job_finish(&job_, &io_, &t, stdout, err);
     ktpu_gemm_summary sum;
@@ -72,12 +72,13 @@ int GemmRun::finish(const ktpu_gemm_traffic &t, int fw_status, double wall, doub
         if (ktpu_out_copy_existing(&out_csv, oerr)) die("%s", oerr);
         std::FILE *f = out_csv.f;
         if (std::ftell(f) == 0)
-            std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s,busy_cycles_per_s,seed,dram_latency,version\n");
-        std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%llu,%llu,%llu,%.2f,%.0f,%.0f,%" PRIu64 ",%u,%s\n",
+            std::fprintf(f, "m,k,n,operands,clusters,job_cycles,macs_per_cycle,pct_peak,tiles,result,sim_cycles,agent_rd_beats,agent_wr_beats,host_seconds,sim_cycles_per_s,busy_cycles_per_s,datapath,seed,dram_latency,version\n");
+        std::fprintf(f, "%zu,%zu,%zu,%s,%u,%llu,%.2f,%.2f,%u,%s,%llu,%llu,%llu,%.2f,%.0f,%.0f,%s,%" PRIu64 ",%u,%s\n",
                      job_.m, job_.k, job_.n, opt_.preq ? "mx" : "fp16", sum.clusters_used, sum.job_cycles,
                      sum.macs_per_cycle, sum.pct_peak, job_.tiles, rc == 0 ? "pass" : "FAIL", t.sim_cycles,
                      t.agent_rd[0] + t.agent_rd[1], t.agent_wr[0] + t.agent_wr[1], wall,
-                     wall > 0 ? (double)t.sim_cycles / wall : 0.0, busy_rate, opt_.seed, latency, KTPU_VERSION);
+                     wall > 0 ? (double)t.sim_cycles / wall : 0.0, busy_rate, KTPU_SIM_DP_MODEL ? "model" : "rtl",
+                     opt_.seed, latency, KTPU_VERSION);
         if (ktpu_out_commit(&out_csv, oerr)) die("%s", oerr);
     }
     // C is written when every check passed (a NUMERIC job's C is checked too).

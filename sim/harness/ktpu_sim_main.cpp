@@ -18,17 +18,25 @@ int main(int argc, char **argv)
 {
     Options opt = parse(argc, argv);
     const unsigned kClusters = KTPU_SIM_CLUSTERS;
-    if (opt.clusters >= 0 && (unsigned long)opt.clusters != kClusters) {
-        std::string sib = exe_dir() + (opt.clusters == 2 ? "/ktpu-sim" : "/ktpu-sim-" + std::to_string(opt.clusters));
+    // A build is one machine (its cluster count) with one datapath (RTL or
+    // model); any other runs the sibling build that has it.
+    unsigned long want = opt.clusters >= 0 ? (unsigned long)opt.clusters : kClusters;
+    if (want != kClusters || opt.dp_model != (bool)KTPU_SIM_DP_MODEL) {
+        std::string sib = exe_dir() + "/ktpu-sim" + (want == 2 ? "" : "-" + std::to_string(want)) +
+                          (opt.dp_model ? "-dpm" : "");
+        const char *what = opt.dp_model ? "--dp-model" : "--clusters";
         if (access(sib.c_str(), X_OK) != 0)
-            die("--clusters: no build of that machine beside this program (looked for %s); built: 1, 2, 4",
-                sib.c_str());
+            die("%s", (std::string(what) + ": no build of that machine beside this program (looked for " + sib +
+                       "); built by make: ktpu-sim, ktpu-sim-1, ktpu-sim-4 and, with the datapath model, the same "
+                       "names ending -dpm")
+                          .c_str());
         execv(sib.c_str(), argv);
-        die("--clusters: cannot run %s", sib.c_str());
+        die("cannot run %s", sib.c_str());
     }
     if (opt.version) {
-        std::printf("ktpu-sim %s (%u cluster%s, %u memory agent%s)\n", KTPU_VERSION, kClusters, kClusters > 1 ? "s" : "",
-                    (unsigned)KTPU_SIM_MEM_PORTS, KTPU_SIM_MEM_PORTS > 1 ? "s" : "");
+        std::printf("ktpu-sim %s (%u cluster%s, %u memory agent%s%s)\n", KTPU_VERSION, kClusters, kClusters > 1 ? "s" : "",
+                    (unsigned)KTPU_SIM_MEM_PORTS, KTPU_SIM_MEM_PORTS > 1 ? "s" : "",
+                    KTPU_SIM_DP_MODEL ? ", the datapath's functional model" : "");
         return 0;
     }
     if (opt.use_clusters > (long)kClusters)

@@ -11,6 +11,9 @@
 #ifndef KTPU_SIM_MEM_PORTS
 #define KTPU_SIM_MEM_PORTS 1   // memory agents (DRAM ports besides the CPU's); ktpu-sim-4 has 2
 #endif
+#ifndef KTPU_SIM_DP_MODEL
+#define KTPU_SIM_DP_MODEL 0    // 1: the cluster datapath is its functional model (ktpu-sim*-dpm)
+#endif
 
 namespace ktpu_sim {
 
@@ -42,6 +45,7 @@ struct Options {
     unsigned hold_pct = 0;                         // --cluster-hold
     long hold_only = -1;                           // --hold-only
     bool lockstep = false, stats = false, version = false, iss = false;
+    bool dp_model = KTPU_SIM_DP_MODEL;   // --dp-model
     long gdb_port = -1;   // --gdb PORT
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;

@@ -3,7 +3,7 @@
 # `make test` builds (read when the test list is written, after every
 # fragment added its models).
 TESTS += cxx_warnings
-TEST_CMD.cxx_warnings = tests/common/cxx_warnings.sh $(addsuffix .mk,$(filter $(VL_BINS),$(TEST_DEPS) $(KTPU_SIM_MODELS)))
+TEST_CMD.cxx_warnings = tests/common/cxx_warnings.sh $(addsuffix .mk,$(filter $(VL_BINS),$(TEST_DEPS) $(KTPU_SIM_TEST_MODELS)))
 
 # The test runner, run on a small list of its own both ways: its own jobs
 # and GNU parallel (tests/common/check_runner.sh).

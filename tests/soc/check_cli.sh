@@ -134,8 +134,8 @@ check "report: run line" 0 "^run: seed 7, DRAM latency 33, cycle limit 400000, k
 # a GEMM without --max-cycles sizes its own: 4000000 + 8 per 512 MACs (8x32x12 pads to 8x32x12: 3072 MACs, 48)
 check "a GEMM's own cycle limit" 0 "^run: seed 1, DRAM latency 64, cycle limit 4000048, ktpu-sim" -- "$sim" --firmware "$one" --gemm-gen 8x32x12
 expect "CSV: seed, latency and version columns" eval 'head -n1 run.csv | grep -q ",seed,dram_latency,version$" && tail -n1 run.csv | grep -qE ",7,33,[^,]+$"'
-expect "CSV: the run's rate, then the rate while a cluster was busy" eval \
-  'head -n1 run.csv | grep -q ",host_seconds,sim_cycles_per_s,busy_cycles_per_s,seed," && tail -n1 run.csv | grep -qE ",[1-9][0-9]*,[1-9][0-9]*,7,33,"'
+expect "CSV: the run's rate, then the rate while a cluster was busy, then the datapath" eval \
+  'head -n1 run.csv | grep -q ",host_seconds,sim_cycles_per_s,busy_cycles_per_s,datapath,seed," && tail -n1 run.csv | grep -qE ",[1-9][0-9]*,[1-9][0-9]*,rtl,7,33,"'
 rm -f run.csv
 # --stats' busy cycles: none in a CPU-only program; in a GEMM at least
 # cluster 0's sweeping cycles (its STATUS counter) and at most the job's

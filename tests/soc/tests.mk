@@ -28,6 +28,10 @@ TEST_CMD.numpy_walkthrough := tests/soc/check_numpy_doc.sh $(BUILD)
 # ktpu-sim --timeline: the JSON loads and its cluster tracks add up to the report's counters.
 TESTS += soc_timeline
 TEST_CMD.soc_timeline := tests/soc/check_timeline.sh $(BUILD)
+# ktpu-sim --dp-model (the datapath's functional model) against the RTL
+# build: the same GEMMs give the same reports, C, timelines and CSV rows.
+TESTS += soc_dp_model
+TEST_CMD.soc_dp_model := tests/soc/check_dp_model.sh $(BUILD)
 
 # The CPU's DRAM window, its line buffer and next-beat buffer (tests/soc/dram_line.S).
 TESTS += soc_dram_line
