@@ -173,6 +173,12 @@ rtl_closure = $(foreach b,$(1),$(if $(filter undefined,$(origin RTL.$(b))),$(err
                 $(call rtl_closure,$(RTL_USES.$(b))) $(RTL.$(b))))
 rtl_patch   = $(foreach f,$(1),$(or $(patsubst $(f)=%,%,$(filter $(f)=%,$(RTL_PATCH))),$(f)))
 rtl_srcs    = $(call rtl_patch,$(strip $(call rtl_uniq,$(call rtl_closure,$(1)))))
+# $(call dp_model,FILES): FILES with the cluster datapath's functional model
+# (sim/model/, for the --dp-model co-simulators) in place of its RTL, the
+# tensor CUs and MACs it no longer instantiates left out. Defined here, not
+# in a fragment: the co-simulators' rules expand it as they are read.
+DP_MODEL_SV := sim/model/ktpu_cluster_dp.sv
+dp_model    = $(call rtl_patch,$(filter-out $(RTL.tcu) $(RTL.mx_mac),$(patsubst $(RTL.cluster_dp),$(DP_MODEL_SV),$(1))))
 
 # $(call filelist,TOP,BLOCK...) declares build/filelists/TOP.f; its contents
 # are FILELIST.TOP. The file is rewritten only when they change, so a
