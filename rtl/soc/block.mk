@@ -12,3 +12,8 @@ RTL_USES.soc := soc_seq mesh mem_agent node
 SYNTH_BLOCKS += soc
 SYNTH_TOP.soc  := ktpu_soc_seq
 SYNTH_SRCS.soc  = $(call rtl_srcs,soc_seq)
+# The MMIO alone (timer, counters, UART and mesh-port registers): the part of
+# the sequencer held to the clusters' bound (docs/timing.md).
+SYNTH_BLOCKS += mmio
+SYNTH_TOP.mmio := ktpu_soc_mmio
+SYNTH_SRCS.mmio = $(call rtl_srcs,soc_seq)

@@ -84,6 +84,7 @@ module ktpu_soc_mmio #(
       (32'(MeshW) << ktpu_pkg::SOC_MESH_W_LSB) | (32'(MeshH) << ktpu_pkg::SOC_MESH_H_LSB);
 
   logic [63:0]  mtime_q, mtimecmp_q;
+  logic         mtime_lo_ones_q;   // &mtime_q[31:0], kept a cycle ahead (below)
   logic [31:0]  stall_q, dram_rd_q, dram_wr_q, mesh_tx_n_q, mesh_rx_n_q;
   logic [31:0]  arg0_q, arg1_q;
   logic         tx_valid_q, rx_valid_q, mtx_valid_q, mrx_valid_q, mirq_en_q;
@@ -195,7 +196,7 @@ module ktpu_soc_mmio #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      mtime_q <= 64'd0; mtimecmp_q <= '1;
+      mtime_q <= 64'd0; mtimecmp_q <= '1; mtime_lo_ones_q <= 1'b0;
       stall_q <= 32'd0; dram_rd_q <= 32'd0; dram_wr_q <= 32'd0;
       mesh_tx_n_q <= 32'd0; mesh_rx_n_q <= 32'd0;
       arg0_q <= 32'd0; arg1_q <= 32'd0;
@@ -205,9 +206,13 @@ module ktpu_soc_mmio #(
       irq_timer_o <= 1'b0;
     end else begin
       // 64-bit count and compare in 32-bit halves (half the carry chain,
-      // docs/timing.md): the high half counts when the low half wraps
-      mtime_q[31:0]  <= mtime_q[31:0] + 32'd1;
-      mtime_q[63:32] <= mtime_q[63:32] + 32'(&mtime_q[31:0]);
+      // docs/timing.md): the high half counts when the low half wraps, which
+      // a register says (the low half all ones: it will be, after this edge,
+      // if it is one less now or is written so), not a 32-input AND in
+      // front of the high half's adder
+      mtime_q[31:0]   <= mtime_q[31:0] + 32'd1;
+      mtime_q[63:32]  <= mtime_q[63:32] + 32'(mtime_lo_ones_q);
+      mtime_lo_ones_q <= mtime_q[31:0] == 32'hFFFF_FFFE;
       irq_timer_o <= mtime_q[63:32] > mtimecmp_q[63:32] ||
                      (mtime_q[63:32] == mtimecmp_q[63:32] && mtime_q[31:0] >= mtimecmp_q[31:0]);
       if (ev_cpu_stall_i) stall_q <= stall_q + 32'd1;
@@ -237,7 +242,7 @@ module ktpu_soc_mmio #(
           ktpu_pkg::MMIO_MBOX_CMD_OFFSET:     mbox_valid_o <= 1'b1;
           ktpu_pkg::MMIO_MESH_TX_SEND_OFFSET: mtx_valid_q <= 1'b1;
           ktpu_pkg::MMIO_MESH_RX_POP_OFFSET:  if (mrx_valid_q) mrx_valid_q <= 1'b0;   // as UART_RX
-          ktpu_pkg::MMIO_MTIME_LO_OFFSET:     mtime_q[31:0] <= wdata_i;
+          ktpu_pkg::MMIO_MTIME_LO_OFFSET: begin mtime_q[31:0] <= wdata_i; mtime_lo_ones_q <= &wdata_i; end
           ktpu_pkg::MMIO_MTIME_HI_OFFSET:     mtime_q[63:32] <= wdata_i;
           ktpu_pkg::MMIO_MTIMECMP_LO_OFFSET:  mtimecmp_q[31:0] <= wdata_i;
           ktpu_pkg::MMIO_MTIMECMP_HI_OFFSET:  mtimecmp_q[63:32] <= wdata_i;
@@ -273,6 +278,13 @@ module ktpu_soc_mmio #(
   assign mesh_tx_valid_o = mtx_valid_q;
   assign mesh_tx_flit_o  = mtx_flit;
   assign mesh_rx_ready_o = !rxq_full;
+
+`ifndef SYNTHESIS
+  // the wrap register is the AND it stands for, in every cycle out of reset
+  always_ff @(posedge clk_i)
+    if (!rst_i) assert (mtime_lo_ones_q == &mtime_q[31:0])
+      else $error("ktpu_soc_mmio: mtime's wrap register %0b, low half %08x", mtime_lo_ones_q, mtime_q[31:0]);
+`endif
 endmodule
 
 `default_nettype wire

@@ -164,4 +164,20 @@ TEST_BEGIN
     csrr x14, timeh;      TEST_EQ(71, x14, 77)
     sw x0, KTPU_MMIO_MTIME_HI_OFFSET(s1)
     csrr x14, timeh;      TEST_EQ(72, x14, 0)
+    /* the low half's wrap carries into the high half: written all ones, and
+       counted up to all ones from one less (a register says when, ahead) */
+    li x1, -1
+    sw x1, KTPU_MMIO_MTIME_LO_OFFSET(s1)
+    nop; nop
+    lw x14, KTPU_MMIO_MTIME_HI_OFFSET(s1);   TEST_EQ(73, x14, 1)
+    lw x14, KTPU_MMIO_MTIME_LO_OFFSET(s1)
+    sltiu x15, x14, 16;   TEST_EQ(74, x15, 1)
+    li x1, -2
+    sw x1, KTPU_MMIO_MTIME_LO_OFFSET(s1)
+    nop; nop; nop
+    lw x14, KTPU_MMIO_MTIME_HI_OFFSET(s1);   TEST_EQ(75, x14, 2)
+    li x1, -64
+    sw x1, KTPU_MMIO_MTIME_LO_OFFSET(s1)
+    lw x14, KTPU_MMIO_MTIME_HI_OFFSET(s1);   TEST_EQ(76, x14, 2)   /* no early carry */
+    sw x0, KTPU_MMIO_MTIME_HI_OFFSET(s1)
 TEST_END
