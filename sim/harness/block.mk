@@ -62,7 +62,7 @@ $(eval $(call verilate,ktpu_sim1,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) $(SI
 $(eval $(call verilate,ktpu_sim4,ktpu_sim_top,$(SIM_TOP_SRCS),$(SIM_VFLAGS) $(SIM_MACHINE.4)))
 
 # The same machines with the cluster datapath's functional model in place
-# of its RTL (sim/model/block.mk; `ktpu-sim --dp-model`): for speed, in
+# of its RTL (the Makefile's dp_model; `ktpu-sim --dp-model`): for speed, in
 # `make bench` and for users' long runs. `make test` builds the 2-cluster
 # one only, to show it equal to ktpu-sim (soc_dp_model).
 $(eval $(call filelist_rule,ktpu_sim_top_dpm,$$(call dp_model,$$(call rtl_srcs,sim_top))))

@@ -21,9 +21,10 @@ int main(int argc, char **argv)
     // A build is one machine (its cluster count) with one datapath (RTL or
     // model); any other runs the sibling build that has it.
     unsigned long want = opt.clusters >= 0 ? (unsigned long)opt.clusters : kClusters;
-    if (want != kClusters || opt.dp_model != (bool)KTPU_SIM_DP_MODEL) {
+    bool model = opt.dp_model || KTPU_SIM_DP_MODEL;
+    if (want != kClusters || model != (bool)KTPU_SIM_DP_MODEL) {
         std::string sib = exe_dir() + "/ktpu-sim" + (want == 2 ? "" : "-" + std::to_string(want)) +
-                          (opt.dp_model ? "-dpm" : "");
+                          (model ? "-dpm" : "");
         const char *what = opt.dp_model ? "--dp-model" : "--clusters";
         if (access(sib.c_str(), X_OK) != 0)
             die("%s", (std::string(what) + ": no build of that machine beside this program (looked for " + sib +

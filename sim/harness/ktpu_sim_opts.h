@@ -45,7 +45,7 @@ struct Options {
     unsigned hold_pct = 0;                         // --cluster-hold
     long hold_only = -1;                           // --hold-only
     bool lockstep = false, stats = false, version = false, iss = false;
-    bool dp_model = KTPU_SIM_DP_MODEL;   // --dp-model
+    bool dp_model = false;   // --dp-model (a build with the model runs it whatever this says)
     long gdb_port = -1;   // --gdb PORT
     // GEMM mode
     const char *gemm_a = nullptr, *gemm_b = nullptr, *out_c = nullptr, *firmware = nullptr;
