@@ -2,7 +2,7 @@
 // The cluster datapath's functional model: the same module name, ports and
 // timing as rtl/tensor/ktpu_cluster_dp.sv, for the co-simulators built with
 // --dp-model (ktpu-sim-dpm, docs/soc.md "The datapath's model"). Never
-// synthesised, never in a regression binary's file list.
+// synthesised; no regression binary is built from it but its own checks.
 //
 // Why it is equal at the ports: in the RTL every register of the datapath
 // (the skew lines, the 512 DSP48E2s' A/B/D/AD/M/P/C registers) is enabled

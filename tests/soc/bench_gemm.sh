@@ -3,8 +3,8 @@
 # SPEC §15 GEMM grid on the co-simulator with the built-in GEMM firmware
 # sequencing (ktpu-sim --dp-model: the clusters' datapath as its functional
 # model, which make test's soc_dp_model shows gives the RTL's cycles and
-# results, at about 1.6x the simulation speed): each MxKxN on 1, 2 and 4 clusters, FP16 (quantised on the way)
-# and pre-quantised MXFP7 operands, at DRAM latency 64 (the default) and 1
+# results, at about 1.6x the simulation speed): each MxKxN on 1, 2 and 4
+# clusters, FP16 (quantised on the way) and pre-quantised MXFP7 operands, at DRAM latency 64 (the default) and 1
 # (the shortest the DRAM model has; upstream's figures are for a zero-latency
 # bench RAM). Every run is also a full check: a run that fails its checks is
 # marked FAIL and the bench exits non-zero.
