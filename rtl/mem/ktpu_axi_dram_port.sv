@@ -56,7 +56,7 @@ module ktpu_axi_dram_port #(
   logic [255:0]      wdata, rdata;
   logic [31:0]       wstrb;
 
-  // The port's own clock, as the clusters' and the agents' (docs/soc.md,
+  // The port's own clock, as the clusters' and the agents' (docs/simulation.md,
   // "Idle clusters"): stopped while the bridge holds nothing accepted and
   // unanswered and no request arrives. The bridge is idle only once its
   // last response has left, after the last AXI4 handshake: the slave and

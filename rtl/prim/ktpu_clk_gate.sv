@@ -15,7 +15,7 @@
 //     cycle, as it always does in a zero-delay simulation.
 // What it is for: a block with nothing to do costs no clock power on the
 // board and no evaluation in Verilator, where a gated block's logic runs
-// only at the edges it sees (docs/soc.md, "Idle clusters").
+// only at the edges it sees (docs/simulation.md, "Idle clusters").
 module ktpu_clk_gate (
   input  wire  clk_i,
   input  wire  en_i,     // settled before clk_i falls

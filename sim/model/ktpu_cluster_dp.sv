@@ -1,7 +1,7 @@
 `default_nettype none
 // The cluster datapath's functional model: the same module name, ports and
 // timing as rtl/tensor/ktpu_cluster_dp.sv, for the co-simulators built with
-// --dp-model (ktpu-sim-dpm, docs/soc.md "The datapath's model"). Never
+// --dp-model (ktpu-sim-dpm, docs/simulation.md "The datapath's model"). Never
 // synthesised; no regression binary is built from it but its own checks.
 //
 // Why it is equal at the ports: in the RTL every register of the datapath
