@@ -69,8 +69,8 @@ module ktpu_sim_top #(
   // input in its input region on every eval() (two a cycle), changed or
   // not; through the hold lines, the window and the load port that was much
   // of the CPU's and the nodes' next-state logic, computed three times a
-  // cycle instead of once (a CPU-only cycle takes 15% fewer host
-  // instructions without it: docs/simulation.md). Every input
+  // cycle instead of once (with this stage a CPU-only cycle takes 15% fewer
+  // host instructions: docs/simulation.md). Every input
   // moves one cycle later, together, so the load still lands inside reset.
   // The mailbox answer stays direct: a load right after the MBOX_CMD store
   // must see it (registering it too would save 2.5% more).
